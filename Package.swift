@@ -1,0 +1,56 @@
+// swift-tools-version:6.0
+import PackageDescription
+
+// OpenCV headers live under include/opencv4; only the libraries the shim uses are linked.
+let openCVLibraries = ["opencv_core", "opencv_imgproc", "opencv_imgcodecs", "opencv_videoio", "opencv_objdetect", "opencv_dnn"]
+
+let package = Package(
+    name: "OpenDock",
+    products: [
+        .library(name: "DockKit", targets: ["DockKit"]),
+        .executable(name: "dockd", targets: ["dockd"]),
+        .executable(name: "dockctl", targets: ["dockctl"]),
+    ],
+    targets: [
+        // C shims
+        .systemLibrary(name: "CTurboJPEG", path: "Sources/CTurboJPEG"),
+        .target(
+            name: "CVision",
+            path: "Sources/CVision",
+            cxxSettings: [.unsafeFlags(["-I/usr/include/opencv4", "-O2"])],
+            linkerSettings: openCVLibraries.map { .linkedLibrary($0) }
+        ),
+
+        // Pure core and stages
+        .target(name: "DockCore"),
+        .target(name: "Imaging", dependencies: ["DockCore", "CVision"]),
+        .target(name: "Capture", dependencies: ["DockCore", "Imaging", "CVision", "CTurboJPEG"]),
+        .target(name: "Vision", dependencies: ["DockCore", "Imaging", "CVision"]),
+        .target(name: "Tracking", dependencies: ["DockCore"]),
+        .target(name: "Motion", dependencies: ["DockCore"]),
+        .target(name: "Simulation", dependencies: ["DockCore", "Imaging", "Motion"]),
+        .target(name: "DockKit", dependencies: ["DockCore", "Capture", "Vision", "Tracking", "Motion"]),
+        .target(name: "Bench", dependencies: ["DockCore"]),
+        .target(
+            name: "Service",
+            dependencies: ["DockCore", "Capture", "Vision", "Tracking", "Motion", "Simulation", "DockKit", "Bench", "Imaging"]
+        ),
+
+        // Executables
+        .executableTarget(name: "dockd", dependencies: ["Service"]),
+        .executableTarget(name: "dockctl", dependencies: ["Service", "Bench"]),
+
+        // Tests
+        .target(name: "TestSupport", dependencies: ["DockCore", "Imaging"], path: "Tests/TestSupport"),
+        .testTarget(name: "DockCoreTests", dependencies: ["DockCore", "TestSupport"]),
+        .testTarget(name: "ImagingTests", dependencies: ["Imaging", "TestSupport"]),
+        .testTarget(name: "CaptureTests", dependencies: ["Capture", "Imaging", "TestSupport", "CTurboJPEG"]),
+        .testTarget(name: "VisionTests", dependencies: ["Vision", "Capture", "TestSupport"]),
+        .testTarget(name: "TrackingTests", dependencies: ["Tracking", "TestSupport"]),
+        .testTarget(name: "MotionTests", dependencies: ["Motion", "TestSupport"]),
+        .testTarget(name: "SimulationTests", dependencies: ["Simulation", "Imaging", "Vision", "TestSupport"]),
+        .testTarget(name: "DockKitTests", dependencies: ["DockKit", "Simulation", "TestSupport"]),
+        .testTarget(name: "ServiceTests", dependencies: ["Service", "Bench", "TestSupport"]),
+    ],
+    swiftLanguageModes: [.v6]
+)

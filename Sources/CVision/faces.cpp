@@ -1,0 +1,117 @@
+#include "guard.hpp"
+#include <opencv2/imgproc.hpp>
+#include <opencv2/objdetect.hpp>
+#include <algorithm>
+#include <stdexcept>
+
+struct cvs_yunet {
+    cv::Ptr<cv::FaceDetectorYN> net;
+    cv::Size inputSize;
+    cv::Mat scaled;   // reused between calls
+};
+
+struct cvs_cascade {
+    cv::CascadeClassifier classifier;
+    cv::Mat scaled, gray;
+};
+
+using cvs::guarded;
+using cvs::mat;
+using cvs::require;
+
+namespace {
+
+/// Shrinks image to input_width (never enlarges); returns the factor that maps back.
+double shrink(const cv::Mat &image, int32_t input_width, cv::Mat &scaled, cv::Size &size) {
+    int width = std::min(std::max(input_width, 16), image.cols);
+    double factor = static_cast<double>(image.cols) / width;
+    int height = std::max(1, static_cast<int>(std::lround(image.rows / factor)));
+    size = cv::Size(width, height);
+    if (size == image.size()) scaled = image;
+    else cv::resize(image, scaled, size, 0, 0, cv::INTER_AREA);
+    return factor;
+}
+
+}  // namespace
+
+extern "C" cvs_yunet *cvs_yunet_create(const char *model_path, float score_threshold, float nms_threshold,
+                                       int32_t top_k) {
+    return guarded("yunet_create", static_cast<cvs_yunet *>(nullptr), [&]() -> cvs_yunet * {
+        auto net = cv::FaceDetectorYN::create(model_path, "", cv::Size(320, 320), score_threshold,
+                                              nms_threshold, top_k);
+        if (net.empty()) throw std::runtime_error("YuNet model did not load");
+        return new cvs_yunet{net, cv::Size(320, 320), {}};
+    });
+}
+
+extern "C" int32_t cvs_yunet_detect(cvs_yunet *detector, cvs_view image, int32_t input_width, cvs_face *faces,
+                                    int32_t capacity) {
+    return guarded("yunet_detect", CVS_ERROR, [&] {
+        require(image, "image");
+        cv::Mat source = mat(image);
+        cv::Mat bgr;
+        if (image.channels == 1) cv::cvtColor(source, bgr, cv::COLOR_GRAY2BGR);
+        else bgr = source;
+        cv::Size size;
+        double factor = shrink(bgr, input_width, detector->scaled, size);
+        if (size != detector->inputSize) {
+            detector->net->setInputSize(size);
+            detector->inputSize = size;
+        }
+        cv::Mat found;
+        detector->net->detect(detector->scaled, found);
+        int32_t count = 0;
+        for (int row = 0; row < found.rows && count < capacity; ++row, ++count) {
+            const float *v = found.ptr<float>(row);
+            cvs_face &face = faces[count];
+            face.x = static_cast<float>(v[0] * factor);
+            face.y = static_cast<float>(v[1] * factor);
+            face.width = static_cast<float>(v[2] * factor);
+            face.height = static_cast<float>(v[3] * factor);
+            for (int i = 0; i < 10; ++i) face.landmarks[i] = static_cast<float>(v[4 + i] * factor);
+            face.score = v[14];
+        }
+        return count;
+    });
+}
+
+extern "C" void cvs_yunet_free(cvs_yunet *detector) { delete detector; }
+
+extern "C" cvs_cascade *cvs_cascade_create(const char *path) {
+    return guarded("cascade_create", static_cast<cvs_cascade *>(nullptr), [&]() -> cvs_cascade * {
+        auto cascade = new cvs_cascade{};
+        if (!cascade->classifier.load(path)) {
+            delete cascade;
+            throw std::runtime_error(std::string("cannot load cascade ") + path);
+        }
+        return cascade;
+    });
+}
+
+extern "C" int32_t cvs_cascade_detect(cvs_cascade *cascade, cvs_view image, int32_t input_width, int32_t min_size,
+                                      cvs_face *faces, int32_t capacity) {
+    return guarded("cascade_detect", CVS_ERROR, [&] {
+        require(image, "image");
+        cv::Size size;
+        double factor = shrink(mat(image), input_width, cascade->scaled, size);
+        if (cascade->scaled.channels() == 3) cv::cvtColor(cascade->scaled, cascade->gray, cv::COLOR_BGR2GRAY);
+        else cascade->gray = cascade->scaled;
+        cv::equalizeHist(cascade->gray, cascade->gray);
+        std::vector<cv::Rect> found;
+        cascade->classifier.detectMultiScale(cascade->gray, found, 1.1, 4, 0, cv::Size(min_size, min_size));
+        int32_t count = 0;
+        for (const cv::Rect &r : found) {
+            if (count >= capacity) break;
+            cvs_face &face = faces[count++];
+            face = cvs_face{};
+            face.x = static_cast<float>(r.x * factor);
+            face.y = static_cast<float>(r.y * factor);
+            face.width = static_cast<float>(r.width * factor);
+            face.height = static_cast<float>(r.height * factor);
+            face.score = 1.0f;
+        }
+        return count;
+    });
+}
+
+extern "C" void cvs_cascade_free(cvs_cascade *cascade) { delete cascade; }

@@ -1,0 +1,118 @@
+#include "guard.hpp"
+#include <opencv2/imgcodecs.hpp>
+#include <opencv2/imgproc.hpp>
+#include <stdexcept>
+
+struct cvs_image {
+    cv::Mat pixels;
+};
+
+using cvs::guarded;
+using cvs::mat;
+using cvs::require;
+
+extern "C" cvs_image *cvs_image_read(const char *path, int32_t gray) {
+    return guarded("image_read", static_cast<cvs_image *>(nullptr), [&]() -> cvs_image * {
+        cv::Mat pixels = cv::imread(path, gray ? cv::IMREAD_GRAYSCALE : cv::IMREAD_COLOR);
+        if (pixels.empty()) throw std::runtime_error(std::string("cannot read image ") + path);
+        return new cvs_image{pixels};
+    });
+}
+
+extern "C" cvs_view cvs_image_view(const cvs_image *image) {
+    const cv::Mat &m = image->pixels;
+    return cvs_view{m.data, m.cols, m.rows, m.channels(), m.step[0]};
+}
+
+extern "C" void cvs_image_free(cvs_image *image) { delete image; }
+
+extern "C" int32_t cvs_image_write(const char *path, cvs_view image) {
+    return guarded("image_write", CVS_ERROR, [&] {
+        require(image, "image");
+        if (!cv::imwrite(path, mat(image))) throw std::runtime_error(std::string("cannot write ") + path);
+        return CVS_OK;
+    });
+}
+
+extern "C" int32_t cvs_resize(cvs_view src, cvs_view dst, int32_t interpolation) {
+    return guarded("resize", CVS_ERROR, [&] {
+        require(src, "source");
+        require(dst, "destination");
+        if (src.channels != dst.channels) throw std::invalid_argument("channel counts differ");
+        cv::Mat out = mat(dst);
+        cv::resize(mat(src), out, out.size(), 0, 0, interpolation);
+        return CVS_OK;
+    });
+}
+
+extern "C" int32_t cvs_convert_channels(cvs_view src, cvs_view dst) {
+    return guarded("convert_channels", CVS_ERROR, [&] {
+        require(src, "source");
+        require(dst, "destination");
+        if (src.width != dst.width || src.height != dst.height)
+            throw std::invalid_argument("sizes differ");
+        cv::Mat out = mat(dst);
+        if (src.channels == dst.channels) mat(src).copyTo(out);
+        else cv::cvtColor(mat(src), out, src.channels == 3 ? cv::COLOR_BGR2GRAY : cv::COLOR_GRAY2BGR);
+        return CVS_OK;
+    });
+}
+
+extern "C" int32_t cvs_warp_perspective(cvs_view src, cvs_view dst, const double *h, int32_t border_gray) {
+    return guarded("warp_perspective", CVS_ERROR, [&] {
+        require(src, "source");
+        require(dst, "destination");
+        if (src.channels != dst.channels) throw std::invalid_argument("channel counts differ");
+        cv::Mat homography(3, 3, CV_64F, const_cast<double *>(h));
+        cv::Mat out = mat(dst);
+        cv::warpPerspective(mat(src), out, homography, out.size(),
+                            cv::INTER_LINEAR | cv::WARP_INVERSE_MAP, cv::BORDER_CONSTANT,
+                            cv::Scalar::all(border_gray));
+        return CVS_OK;
+    });
+}
+
+extern "C" int32_t cvs_blend_sprite(cvs_view dst, cvs_view sprite, cvs_view alpha, int32_t x, int32_t y,
+                                    int32_t width, int32_t height) {
+    return guarded("blend_sprite", CVS_ERROR, [&] {
+        require(dst, "destination");
+        require(sprite, "sprite");
+        if (sprite.channels != dst.channels) throw std::invalid_argument("channel counts differ");
+        if (width <= 0 || height <= 0) return CVS_OK;
+        cv::Rect placed(x, y, width, height);
+        cv::Rect visible = placed & cv::Rect(0, 0, dst.width, dst.height);
+        if (visible.empty()) return CVS_OK;
+
+        cv::Mat scaled;
+        cv::resize(mat(sprite), scaled, placed.size(), 0, 0, cv::INTER_LINEAR);
+        cv::Rect inSprite = visible - placed.tl();
+        cv::Mat target = mat(dst)(visible);
+        if (alpha.data == nullptr) {
+            scaled(inSprite).copyTo(target);
+            return CVS_OK;
+        }
+        require(alpha, "alpha");
+        cv::Mat mask;
+        cv::resize(mat(alpha), mask, placed.size(), 0, 0, cv::INTER_LINEAR);
+        cv::Mat maskF, maskC;
+        mask(inSprite).convertTo(maskF, CV_32F, 1.0 / 255.0);
+        if (dst.channels == 3) cv::merge(std::vector<cv::Mat>{maskF, maskF, maskF}, maskC);
+        else maskC = maskF;
+        cv::Mat fg, bg;
+        scaled(inSprite).convertTo(fg, CV_32F);
+        target.convertTo(bg, CV_32F);
+        cv::Mat blended = fg.mul(maskC) + bg.mul(cv::Scalar::all(1.0) - maskC);
+        blended.convertTo(target, target.type());
+        return CVS_OK;
+    });
+}
+
+extern "C" int32_t cvs_blur(cvs_view image, double sigma) {
+    return guarded("blur", CVS_ERROR, [&] {
+        require(image, "image");
+        if (sigma <= 0) return CVS_OK;
+        cv::Mat m = mat(image);
+        cv::GaussianBlur(m, m, cv::Size(0, 0), sigma);
+        return CVS_OK;
+    });
+}

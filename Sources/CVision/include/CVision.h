@@ -1,0 +1,136 @@
+// A C API over the parts of OpenCV 4.6 that OpenDock uses.
+//
+// Rules: handles are opaque; images cross as plain views over caller-owned memory (BGR or gray,
+// 8-bit, top-left origin); no C++ exception crosses this boundary. A function that fails returns
+// a negative status (or NULL) and leaves a message in cvs_last_error() for the calling thread.
+#ifndef CVISION_H
+#define CVISION_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define CVS_OK 0
+#define CVS_ERROR (-1)
+#define CVS_END_OF_STREAM 1
+
+/// A view over 8-bit pixels owned by someone else. channels is 1 (gray) or 3 (BGR).
+typedef struct cvs_view {
+    uint8_t *data;
+    int32_t width;
+    int32_t height;
+    int32_t channels;
+    size_t stride;
+} cvs_view;
+
+/// The message of the last failure on this thread ("" when none).
+const char *cvs_last_error(void);
+
+/// Threads OpenCV may use for its parallel loops (DNN, resize, warp).
+void cvs_set_num_threads(int32_t count);
+
+// MARK: - Images owned by the shim
+
+typedef struct cvs_image cvs_image;
+
+/// Reads a still image (PNG, JPEG, …). gray != 0 converts to one channel. NULL on failure.
+cvs_image *cvs_image_read(const char *path, int32_t gray);
+/// The pixels of an owned image; valid until cvs_image_free.
+cvs_view cvs_image_view(const cvs_image *image);
+void cvs_image_free(cvs_image *image);
+/// Writes a view to a still image file; the extension picks the codec.
+int32_t cvs_image_write(const char *path, cvs_view image);
+
+// MARK: - Pixel operations (into caller-owned destinations)
+
+enum { CVS_INTER_NEAREST = 0, CVS_INTER_LINEAR = 1, CVS_INTER_AREA = 3 };
+
+/// Resizes src into dst (sizes from the views; channel counts must match).
+int32_t cvs_resize(cvs_view src, cvs_view dst, int32_t interpolation);
+/// Converts BGR to gray or gray to BGR, sizes equal.
+int32_t cvs_convert_channels(cvs_view src, cvs_view dst);
+/// dst(x) = src(H·x) for a 3×3 row-major homography H that maps destination pixels to source
+/// pixels (a perspective remap). Pixels that fall outside src become border_gray.
+int32_t cvs_warp_perspective(cvs_view src, cvs_view dst, const double *h, int32_t border_gray);
+/// Blends sprite into dst at (x, y) scaled to (width, height) using an 8-bit alpha mask the size
+/// of the sprite (NULL data = opaque). Parts outside dst are clipped.
+int32_t cvs_blend_sprite(cvs_view dst, cvs_view sprite, cvs_view alpha,
+                         int32_t x, int32_t y, int32_t width, int32_t height);
+/// Adds Gaussian blur with the given sigma in pixels (in place, sigma <= 0 does nothing).
+int32_t cvs_blur(cvs_view image, double sigma);
+
+// MARK: - Drawing (in place, BGR colours)
+
+int32_t cvs_draw_rect(cvs_view image, int32_t x, int32_t y, int32_t width, int32_t height,
+                      uint8_t b, uint8_t g, uint8_t r, int32_t thickness);
+int32_t cvs_draw_line(cvs_view image, int32_t x0, int32_t y0, int32_t x1, int32_t y1,
+                      uint8_t b, uint8_t g, uint8_t r, int32_t thickness);
+int32_t cvs_draw_circle(cvs_view image, int32_t x, int32_t y, int32_t radius,
+                        uint8_t b, uint8_t g, uint8_t r, int32_t thickness);
+int32_t cvs_draw_text(cvs_view image, const char *text, int32_t x, int32_t y, double scale,
+                      uint8_t b, uint8_t g, uint8_t r, int32_t thickness);
+
+// MARK: - Face detection
+
+typedef struct cvs_face {
+    float x, y, width, height;     ///< pixels of the image passed in, top-left origin
+    float landmarks[10];           ///< right eye, left eye, nose tip, right and left mouth corner (x, y)
+    float score;
+} cvs_face;
+
+typedef struct cvs_yunet cvs_yunet;
+
+/// Loads a YuNet 2022mar ONNX model. NULL on failure (unreadable or incompatible model).
+cvs_yunet *cvs_yunet_create(const char *model_path, float score_threshold, float nms_threshold,
+                            int32_t top_k);
+/// Detects faces in image after shrinking it to input_width (aspect kept). Results are in the
+/// pixels of image. Returns the number of faces written (at most capacity) or CVS_ERROR.
+int32_t cvs_yunet_detect(cvs_yunet *detector, cvs_view image, int32_t input_width,
+                         cvs_face *faces, int32_t capacity);
+void cvs_yunet_free(cvs_yunet *detector);
+
+typedef struct cvs_cascade cvs_cascade;
+
+/// Loads a Haar or LBP cascade XML file. NULL on failure.
+cvs_cascade *cvs_cascade_create(const char *path);
+/// Runs the cascade on image shrunk to input_width; faces carry no landmarks (zeros) and score 1.
+int32_t cvs_cascade_detect(cvs_cascade *cascade, cvs_view image, int32_t input_width,
+                           int32_t min_size, cvs_face *faces, int32_t capacity);
+void cvs_cascade_free(cvs_cascade *cascade);
+
+// MARK: - Video files
+
+typedef struct cvs_capture cvs_capture;
+
+typedef struct cvs_capture_info {
+    int32_t width;
+    int32_t height;
+    double fps;
+    int64_t frame_count;   ///< -1 when the container does not say
+    uint32_t fourcc;       ///< codec as four characters, little-endian
+} cvs_capture_info;
+
+/// Opens a video file. raw != 0 asks for undecoded packets (used for MJPEG); the info tells
+/// what was opened. NULL on failure.
+cvs_capture *cvs_capture_open(const char *path, int32_t raw, cvs_capture_info *info);
+/// Reads the next frame: CVS_OK, CVS_END_OF_STREAM, or CVS_ERROR.
+/// The frame stays valid until the next read. In raw mode it is one row of encoded bytes.
+int32_t cvs_capture_read(cvs_capture *capture, cvs_view *frame);
+void cvs_capture_free(cvs_capture *capture);
+
+typedef struct cvs_writer cvs_writer;
+
+/// Opens a video writer; fourcc is four characters such as "MJPG". NULL on failure.
+cvs_writer *cvs_writer_open(const char *path, const char *fourcc, double fps, int32_t width,
+                            int32_t height);
+int32_t cvs_writer_write(cvs_writer *writer, cvs_view frame);
+void cvs_writer_free(cvs_writer *writer);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

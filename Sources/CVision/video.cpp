@@ -1,0 +1,87 @@
+#include "guard.hpp"
+#include <opencv2/videoio.hpp>
+#include <stdexcept>
+
+struct cvs_capture {
+    cv::VideoCapture capture;
+    cv::Mat frame;
+    bool raw;
+};
+
+struct cvs_writer {
+    cv::VideoWriter writer;
+    cv::Size size;
+};
+
+using cvs::guarded;
+using cvs::mat;
+using cvs::require;
+
+extern "C" cvs_capture *cvs_capture_open(const char *path, int32_t raw, cvs_capture_info *info) {
+    return guarded("capture_open", static_cast<cvs_capture *>(nullptr), [&]() -> cvs_capture * {
+        auto capture = new cvs_capture{};
+        capture->raw = raw != 0;
+        bool opened = capture->raw
+            ? capture->capture.open(path, cv::CAP_FFMPEG, std::vector<int>{cv::CAP_PROP_FORMAT, -1})
+            : capture->capture.open(path, cv::CAP_FFMPEG);
+        if (!opened || !capture->capture.isOpened()) {
+            delete capture;
+            throw std::runtime_error(std::string("cannot open video ") + path);
+        }
+        if (info != nullptr) {
+            info->width = static_cast<int32_t>(capture->capture.get(cv::CAP_PROP_FRAME_WIDTH));
+            info->height = static_cast<int32_t>(capture->capture.get(cv::CAP_PROP_FRAME_HEIGHT));
+            info->fps = capture->capture.get(cv::CAP_PROP_FPS);
+            double count = capture->capture.get(cv::CAP_PROP_FRAME_COUNT);
+            info->frame_count = count > 0 ? static_cast<int64_t>(count) : -1;
+            info->fourcc = static_cast<uint32_t>(capture->capture.get(cv::CAP_PROP_FOURCC));
+        }
+        return capture;
+    });
+}
+
+extern "C" int32_t cvs_capture_read(cvs_capture *capture, cvs_view *frame) {
+    return guarded("capture_read", CVS_ERROR, [&] {
+        if (!capture->capture.read(capture->frame) || capture->frame.empty()) return CVS_END_OF_STREAM;
+        cv::Mat &m = capture->frame;
+        if (!m.isContinuous()) m = m.clone();
+        if (capture->raw) {
+            *frame = cvs_view{m.data, static_cast<int32_t>(m.total() * m.elemSize()), 1, 1,
+                              m.total() * m.elemSize()};
+        } else {
+            if (m.depth() != CV_8U || (m.channels() != 3 && m.channels() != 1))
+                throw std::runtime_error("decoded frame is not 8-bit BGR or gray");
+            *frame = cvs_view{m.data, m.cols, m.rows, m.channels(), m.step[0]};
+        }
+        return CVS_OK;
+    });
+}
+
+extern "C" void cvs_capture_free(cvs_capture *capture) { delete capture; }
+
+extern "C" cvs_writer *cvs_writer_open(const char *path, const char *fourcc, double fps, int32_t width,
+                                       int32_t height) {
+    return guarded("writer_open", static_cast<cvs_writer *>(nullptr), [&]() -> cvs_writer * {
+        if (std::char_traits<char>::length(fourcc) != 4) throw std::invalid_argument("fourcc must be 4 characters");
+        auto writer = new cvs_writer{};
+        writer->size = cv::Size(width, height);
+        int code = cv::VideoWriter::fourcc(fourcc[0], fourcc[1], fourcc[2], fourcc[3]);
+        if (!writer->writer.open(path, cv::CAP_FFMPEG, code, fps, writer->size, true)) {
+            delete writer;
+            throw std::runtime_error(std::string("cannot open video writer for ") + path);
+        }
+        return writer;
+    });
+}
+
+extern "C" int32_t cvs_writer_write(cvs_writer *writer, cvs_view frame) {
+    return guarded("writer_write", CVS_ERROR, [&] {
+        require(frame, "frame");
+        if (frame.width != writer->size.width || frame.height != writer->size.height || frame.channels != 3)
+            throw std::invalid_argument("frame size or channels differ from the writer's");
+        writer->writer.write(mat(frame));
+        return CVS_OK;
+    });
+}
+
+extern "C" void cvs_writer_free(cvs_writer *writer) { delete writer; }

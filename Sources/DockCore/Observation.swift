@@ -1,0 +1,26 @@
+public enum ObservationKind: String, Sendable, Hashable {
+    case humanFace
+    case humanBody
+    case object
+}
+
+/// One sighting of a subject in one frame, in normalized lower-left-origin coordinates.
+public struct Observation: Sendable, Hashable {
+    public var identifier: Int
+    public var kind: ObservationKind
+    public var rect: NormalizedRect
+    /// Radians; 0 faces the camera, positive when the face turns toward the image's right.
+    public var faceYaw: Double?
+    public var confidence: Double
+    public var stamp: FrameStamp
+
+    public init(identifier: Int, kind: ObservationKind, rect: NormalizedRect, faceYaw: Double? = nil,
+                confidence: Double = 1, stamp: FrameStamp) {
+        self.identifier = identifier
+        self.kind = kind
+        self.rect = rect
+        self.faceYaw = faceYaw
+        self.confidence = confidence
+        self.stamp = stamp
+    }
+}

@@ -1,0 +1,73 @@
+import CVision
+import DockCore
+
+public enum Interpolation: Int32, Sendable {
+    case nearest = 0
+    case linear = 1
+    case area = 3
+}
+
+extension Frame {
+    /// Reads a still image file (PNG, JPEG, …).
+    public static func read(contentsOf path: String, format: PixelFormat = .bgr,
+                            stamp: FrameStamp = FrameStamp(sequence: 0, time: .zero)) throws(ImagingError) -> Frame {
+        guard let image = cvs_image_read(path, format == .gray ? 1 : 0) else { throw ImagingError.last("read \(path)") }
+        defer { cvs_image_free(image) }
+        return Frame(copying: cvs_image_view(image), stamp: stamp)
+    }
+
+    /// Writes the frame to a still image file; the extension picks the codec.
+    public func write(to path: String) throws(ImagingError) {
+        try check(withView { cvs_image_write(path, $0) }, "write \(path)")
+    }
+
+    public func resized(to size: PixelSize, interpolation: Interpolation = .area) throws(ImagingError) -> Frame {
+        if size == self.size { return self }
+        var out = Frame(stamp: stamp, width: size.width, height: size.height, format: format)
+        let status = withView { src in out.withMutableView { dst in cvs_resize(src, dst, interpolation.rawValue) } }
+        try check(status, "resize")
+        return out
+    }
+
+    public func converted(to target: PixelFormat) throws(ImagingError) -> Frame {
+        if target == format { return self }
+        var out = Frame(stamp: stamp, width: width, height: height, format: target)
+        let status = withView { src in out.withMutableView { dst in cvs_convert_channels(src, dst) } }
+        try check(status, "convert")
+        return out
+    }
+
+    /// A new frame of `size` whose pixel p shows this frame's pixel H·p (H maps destination to
+    /// source, row-major 3×3). Pixels that map outside become `border`.
+    public func warped(to size: PixelSize, homography: [Double], border: UInt8 = 0,
+                       stamp: FrameStamp? = nil) throws(ImagingError) -> Frame {
+        precondition(homography.count == 9)
+        var out = Frame(stamp: stamp ?? self.stamp, width: size.width, height: size.height, format: format)
+        let status = withView { src in
+            out.withMutableView { dst in homography.withUnsafeBufferPointer { cvs_warp_perspective(src, dst, $0.baseAddress, Int32(border)) } }
+        }
+        try check(status, "warp")
+        return out
+    }
+
+    /// Blends `sprite` (scaled to `rect`) over this frame, weighted by `alpha` when given.
+    public mutating func blend(_ sprite: Frame, alpha: Frame?, into rect: PixelRect) throws(ImagingError) {
+        let (x, y) = (Int32(rect.x.rounded()), Int32(rect.y.rounded()))
+        let (w, h) = (Int32(rect.width.rounded()), Int32(rect.height.rounded()))
+        let status = withMutableView { dst in
+            sprite.withView { src in
+                if let alpha {
+                    alpha.withView { a in cvs_blend_sprite(dst, src, a, x, y, w, h) }
+                } else {
+                    cvs_blend_sprite(dst, src, cvs_view(data: nil, width: 0, height: 0, channels: 1, stride: 0), x, y, w, h)
+                }
+            }
+        }
+        try check(status, "blend")
+    }
+
+    /// Gaussian blur in place.
+    public mutating func blur(sigma: Double) throws(ImagingError) {
+        try check(withMutableView { cvs_blur($0, sigma) }, "blur")
+    }
+}
