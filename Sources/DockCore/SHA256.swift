@@ -70,8 +70,9 @@ public struct SHA256: Sendable {
         defer { try? handle.close() }
         var hasher = SHA256()
         while true {
-            guard let chunk = try? handle.read(upToCount: 1 << 20) else { return nil }
-            if chunk.isEmpty { break }
+            let chunk: Data?
+            do { chunk = try handle.read(upToCount: 1 << 20) } catch { return nil }
+            guard let chunk, !chunk.isEmpty else { break }  // nil or empty: end of file
             hasher.update(chunk)
         }
         return hasher.finalize().map { String(format: "%02x", $0) }.joined()

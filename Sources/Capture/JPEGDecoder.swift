@@ -1,0 +1,69 @@
+import CTurboJPEG
+import DockCore
+
+/// DCT scaling offered by libjpeg-turbo: decoding at a fraction of the size skips work.
+public enum DecodeScale: Int, Sendable, CaseIterable, CustomStringConvertible {
+    case full = 1
+    case half = 2
+    case quarter = 4
+    case eighth = 8
+
+    public var description: String { self == .full ? "1/1" : "1/\(rawValue)" }
+
+    /// The scaled length, rounded up as libjpeg-turbo does.
+    public func scaled(_ length: Int) -> Int { (length + rawValue - 1) / rawValue }
+}
+
+public enum JPEGError: Error, Sendable, Equatable, CustomStringConvertible {
+    case invalidHeader(String)
+    /// The data is damaged; libjpeg-turbo may still have written pixels, but they are not trusted.
+    case corrupt(String)
+
+    public var description: String {
+        switch self {
+        case .invalidHeader(let m): "not a decodable JPEG: \(m)"
+        case .corrupt(let m): "corrupt or truncated JPEG: \(m)"
+        }
+    }
+}
+
+/// MJPEG frame decoding with libturbojpeg. One decoder per thread.
+public final class JPEGDecoder {
+    private let handle: tjhandle
+
+    public init() {
+        handle = tjInitDecompress()
+    }
+
+    deinit { tjDestroy(handle) }
+
+    /// Image size stored in the JPEG header.
+    public func size(of data: UnsafeRawBufferPointer) throws(JPEGError) -> PixelSize {
+        var width: Int32 = 0, height: Int32 = 0, subsampling: Int32 = 0, colorspace: Int32 = 0
+        let base = data.baseAddress?.assumingMemoryBound(to: UInt8.self)
+        guard tjDecompressHeader3(handle, base, UInt(data.count), &width, &height, &subsampling, &colorspace) == 0 else {
+            throw .invalidHeader(message())
+        }
+        return PixelSize(width: Int(width), height: Int(height))
+    }
+
+    /// Decodes at `scale` into BGR or gray. Any warning (damaged data) drops the frame.
+    public func decode(_ data: UnsafeRawBufferPointer, scale: DecodeScale = .full, format: PixelFormat = .bgr,
+                       stamp: FrameStamp) throws(JPEGError) -> Frame {
+        let full = try size(of: data)
+        let size = PixelSize(width: scale.scaled(full.width), height: scale.scaled(full.height))
+        var frame = Frame(stamp: stamp, width: size.width, height: size.height, format: format)
+        let pixelFormat = format == .bgr ? TJPF_BGR : TJPF_GRAY
+        let base = data.baseAddress?.assumingMemoryBound(to: UInt8.self)
+        let rowBytes = Int32(frame.bytesPerRow)
+        let status = frame.pixels.withUnsafeMutableBufferPointer { out in
+            tjDecompress2(handle, base, UInt(data.count), out.baseAddress, Int32(size.width), rowBytes,
+                          Int32(size.height), Int32(pixelFormat.rawValue), TJFLAG_FASTDCT)
+        }
+        // libturbojpeg returns -1 for warnings too (e.g. premature end of data): both are damage.
+        if status != 0 { throw .corrupt(message()) }
+        return frame
+    }
+
+    private func message() -> String { String(cString: tjGetErrorStr2(handle)) }
+}

@@ -1,0 +1,138 @@
+import DockCore
+import Foundation
+import Motion
+import Synchronization
+
+/// What one `track` call did.
+package struct TrackOutcome: Sendable {
+    /// The rect framed (union of the observations), nil when there was nothing current.
+    package var framedRect: NormalizedRect?
+    /// The velocity sent to the motors after limits.
+    package var command: Vector3D
+}
+
+/// A motorized stand: tracking, framing and motor control over one `MotorBackend`.
+public final class DockAccessory: Hashable, Sendable {
+    public let identifier: Identifier
+    public let firmwareVersion: String?
+    public let hardwareModel: String?
+
+    package let motors: MotorController
+    private let clock: any MonotonicClock
+    /// Observations older than this never drive the motors (two frame periods at 30 fps, plus slack).
+    package let maximumObservationAge: Double
+
+    private struct State {
+        var rateContract = TrackRateContract()
+        var framing: FramingController
+        var framingMode: FramingMode = .automatic
+        var systemTrackingEnabled = true
+        var trackCalls = 0
+        var staleObservations = 0
+    }
+    private let state: Mutex<State>
+
+    package init(name: String, backend: any MotorBackend, clock: any MonotonicClock = SystemMonotonicClock(),
+                 framing: FramingConfiguration = FramingConfiguration(), maximumObservationAge: Double = 0.1,
+                 hardwareModel: String? = nil, firmwareVersion: String? = nil) {
+        identifier = Identifier(name: name, category: .trackingStand, uuid: UUID())
+        self.hardwareModel = hardwareModel
+        self.firmwareVersion = firmwareVersion
+        self.clock = clock
+        self.maximumObservationAge = maximumObservationAge
+        motors = MotorController(backend: backend)
+        state = Mutex(State(framing: FramingController(configuration: framing)))
+    }
+
+    public static func == (a: DockAccessory, b: DockAccessory) -> Bool { a.identifier.uuid == b.identifier.uuid }
+    public func hash(into hasher: inout Hasher) { hasher.combine(identifier.uuid) }
+
+    // MARK: Tracking
+
+    /// Frames the given observations. Call at a fixed rate between 10 and 30 Hz.
+    public func track(_ observations: [Observation], cameraInformation: CameraInformation) async throws {
+        let now = clock.now
+        let stamp = FrameStamp(sequence: 0, time: now)
+        try submit(observations.map { $0.core(stamp: stamp) }, camera: try cameraInformation.core(), at: now)
+    }
+
+    /// The synchronous heart of `track`, used directly by the pipeline's control thread.
+    @discardableResult
+    package func submit(_ observations: [DockCore.Observation], camera: DockCore.CameraInformation,
+                        at now: MonotonicInstant) throws(DockKitError) -> TrackOutcome {
+        let pose = motors.backend.motionState(at: now).angularPositions
+        let current = observations.filter { now.seconds(since: $0.stamp.time) <= maximumObservationAge }
+        let framed = Self.union(current)
+        let velocity = try state.withLock { state throws(DockKitError) -> Vector3D in
+            try state.rateContract.record(now)
+            state.trackCalls += 1
+            state.staleObservations += observations.count - current.count
+            return state.framing.update(target: framed, camera: camera, pose: pose,
+                                        framingPoint: state.framingMode.framingPoint, at: now)
+        }
+        do {
+            let sent = try motors.command(velocity, at: now)
+            return TrackOutcome(framedRect: framed, command: sent)
+        } catch {
+            motors.stop(at: now)
+            throw .invalidParameter
+        }
+    }
+
+    /// Observations refused for being older than `maximumObservationAge`.
+    package var staleObservationCount: Int { state.withLock { $0.staleObservations } }
+
+    // MARK: Framing
+
+    public var framingMode: FramingMode { state.withLock { $0.framingMode } }
+
+    public func setFramingMode(_ mode: FramingMode) async throws {
+        state.withLock { $0.framingMode = mode }
+    }
+
+    // MARK: Motors
+
+    public var limits: Limits { motors.limits }
+
+    /// Narrows the device's limits for this session. An axis the device lacks is refused.
+    public func setLimits(_ limits: Limits) throws {
+        let device = motors.backend.capabilities.limits
+        if (limits.yaw != nil && device.yaw == nil) || (limits.pitch != nil && device.pitch == nil)
+            || (limits.roll != nil && device.roll == nil) {
+            throw DockKitError.notSupportedByDevice
+        }
+        motors.setLimits(limits)
+    }
+
+    package var isSystemTrackingEnabled: Bool {
+        get { state.withLock { $0.systemTrackingEnabled } }
+    }
+
+    package func setSystemTrackingEnabled(_ enabled: Bool) {
+        state.withLock { $0.systemTrackingEnabled = enabled }
+        if !enabled { motors.stop(at: clock.now) }
+    }
+
+    /// Turns the axes at these rates (rad/s). Refused while system tracking is on.
+    public func setAngularVelocity(_ velocity: Vector3D) async throws {
+        guard !isSystemTrackingEnabled else { throw DockKitError.notSupported }
+        guard velocity.isFinite else { throw DockKitError.invalidParameter }
+        try motors.command(velocity, at: clock.now)
+    }
+
+    /// Keeps the deadman honest; the control loop calls it every tick.
+    package func service(at now: MonotonicInstant) { motors.service(at: now) }
+
+    /// Leaves the motors stopped.
+    package func stopMotors(at now: MonotonicInstant) { motors.stop(at: now) }
+
+    static func union(_ observations: [DockCore.Observation]) -> NormalizedRect? {
+        guard let first = observations.first?.rect else { return nil }
+        var minX = first.x, minY = first.y, maxX = first.x + first.width, maxY = first.y + first.height
+        for o in observations.dropFirst() {
+            minX = min(minX, o.rect.x); minY = min(minY, o.rect.y)
+            maxX = max(maxX, o.rect.x + o.rect.width); maxY = max(maxY, o.rect.y + o.rect.height)
+        }
+        return NormalizedRect(x: minX, y: minY, width: maxX - minX, height: maxY - minY)
+    }
+}

@@ -1,0 +1,101 @@
+import DockCore
+import Foundation
+
+extension DockAccessory {
+    public struct Identifier: Hashable, Sendable {
+        public enum Category: Hashable, Sendable { case trackingStand }
+        public let name: String
+        public let category: Category
+        public let uuid: UUID
+    }
+
+    public enum ObservationType: Hashable, Sendable {
+        case humanFace, humanBody, object
+    }
+
+    /// A subject the client saw: a unit rect with a lower-left origin.
+    public struct Observation: Sendable {
+        public var identifier: Int
+        public var type: ObservationType
+        public var rect: CGRect
+        public var faceYawAngle: Measurement<UnitAngle>?
+
+        public init(identifier: Int, type: ObservationType, rect: CGRect, faceYawAngle: Measurement<UnitAngle>? = nil) {
+            self.identifier = identifier
+            self.type = type
+            self.rect = rect
+            self.faceYawAngle = faceYawAngle
+        }
+    }
+
+    public typealias CameraOrientation = DockCore.CameraOrientation
+
+    public enum CameraPosition: Hashable, Sendable { case front, back, unspecified }
+
+    /// The camera the observations came from. On Linux the capture device is a V4L2 path or a
+    /// file; intrinsics are fx, fy, cx, cy in pixels of `referenceDimensions`.
+    public struct CameraInformation: Sendable {
+        public var captureDevice: String?
+        public var cameraPosition: CameraPosition
+        public var orientation: CameraOrientation
+        public var cameraIntrinsics: CameraIntrinsics?
+        public var referenceDimensions: CGSize?
+
+        public init(captureDevice: String?, cameraPosition: CameraPosition, orientation: CameraOrientation,
+                    cameraIntrinsics: CameraIntrinsics?, referenceDimensions: CGSize?) {
+            self.captureDevice = captureDevice
+            self.cameraPosition = cameraPosition
+            self.orientation = orientation
+            self.cameraIntrinsics = cameraIntrinsics
+            self.referenceDimensions = referenceDimensions
+        }
+    }
+
+    public enum FramingMode: Hashable, Sendable {
+        case automatic, center, left, right
+
+        /// Where the subject's centre is placed, unit coordinates, lower-left origin.
+        var framingPoint: (x: Double, y: Double) {
+            switch self {
+            case .automatic, .center: (0.5, 0.5)
+            case .left: (1.0 / 3.0, 0.5)
+            case .right: (2.0 / 3.0, 0.5)
+            }
+        }
+    }
+
+    public typealias Limits = MotionLimits
+}
+
+extension DockAccessory.Observation {
+    /// The internal form, stamped with the time the client handed it over.
+    func core(stamp: FrameStamp) -> DockCore.Observation {
+        let kind: ObservationKind = switch type {
+        case .humanFace: .humanFace
+        case .humanBody: .humanBody
+        case .object: .object
+        }
+        return DockCore.Observation(identifier: identifier, kind: kind,
+                                    rect: NormalizedRect(x: rect.origin.x, y: rect.origin.y, width: rect.width, height: rect.height),
+                                    faceYaw: faceYawAngle?.converted(to: .radians).value, stamp: stamp)
+    }
+}
+
+extension DockAccessory.CameraInformation {
+    /// Intrinsics and size the controller needs; a default 70° field of view when the client
+    /// gave no intrinsics.
+    func core() throws(DockKitError) -> DockCore.CameraInformation {
+        let size: PixelSize
+        if let dims = referenceDimensions {
+            guard dims.width >= 1, dims.height >= 1, dims.width.isFinite, dims.height.isFinite else { throw .invalidParameter }
+            size = PixelSize(width: Int(dims.width), height: Int(dims.height))
+        } else if let k = cameraIntrinsics {
+            size = PixelSize(width: max(1, Int(2 * k.cx)), height: max(1, Int(2 * k.cy)))
+        } else {
+            size = PixelSize(width: 1920, height: 1080)
+        }
+        let intrinsics = cameraIntrinsics ?? CameraIntrinsics(horizontalFieldOfView: 70 * .pi / 180, size: size)
+        guard intrinsics.fx > 0, intrinsics.fy > 0 else { throw .invalidParameter }
+        return DockCore.CameraInformation(referenceDimensions: size, intrinsics: intrinsics, orientation: orientation)
+    }
+}

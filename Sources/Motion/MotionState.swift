@@ -1,0 +1,39 @@
+import DockCore
+
+/// Where the axes are and how fast they turn (radians, rad/s), at a monotonic time.
+public struct MotionState: Sendable, Hashable {
+    public var angularPositions: Vector3D
+    public var angularVelocities: Vector3D
+    public var time: MonotonicInstant
+    /// True when the device cannot report its pose and these are the commanded values.
+    public var isCommandedOnly: Bool
+
+    public init(angularPositions: Vector3D, angularVelocities: Vector3D, time: MonotonicInstant, isCommandedOnly: Bool = false) {
+        self.angularPositions = angularPositions
+        self.angularVelocities = angularVelocities
+        self.time = time
+        self.isCommandedOnly = isCommandedOnly
+    }
+}
+
+/// What a motor device can do.
+public struct MotorCapabilities: Sendable, Hashable {
+    /// The device's own limits; nil axes do not exist.
+    public var limits: MotionLimits
+    public var hasPositionFeedback: Bool
+
+    public init(limits: MotionLimits, hasPositionFeedback: Bool) {
+        self.limits = limits
+        self.hasPositionFeedback = hasPositionFeedback
+    }
+}
+
+/// A motor device: a simulated gimbal, a serial gimbal, a PTZ camera. Commands arrive already
+/// checked against limits by `MotorController`; a backend only carries them out.
+public protocol MotorBackend: AnyObject, Sendable {
+    var name: String { get }
+    var capabilities: MotorCapabilities { get }
+    /// Turn at these rates (rad/s) from now on.
+    func setVelocity(_ velocity: Vector3D, at time: MonotonicInstant) throws
+    func motionState(at time: MonotonicInstant) -> MotionState
+}

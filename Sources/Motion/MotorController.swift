@@ -1,0 +1,89 @@
+import DockCore
+import Synchronization
+
+/// Why a motor command was refused.
+public enum MotorCommandError: Error, Sendable, Equatable, CustomStringConvertible {
+    case nonFinite(Vector3D)
+    case backend(String)
+
+    public var description: String {
+        switch self {
+        case .nonFinite(let v): "refused a non-finite velocity \(v)"
+        case .backend(let message): "motor backend failed: \(message)"
+        }
+    }
+}
+
+/// The one place limits are enforced and the deadman lives. Every command to a backend passes
+/// here: non-finite commands are refused, speeds are clamped to the axis limits, motion toward
+/// an end of travel slows to a stop at the limit, and when commands stop for longer than the
+/// deadman timeout `service(at:)` stops the motors.
+public final class MotorController: Sendable {
+    public let backend: any MotorBackend
+    private struct State {
+        var limits: MotionLimits
+        var deadman: Deadman
+        var lastCommand = Vector3D()
+        var stoppedByDeadman = 0
+    }
+    private let state: Mutex<State>
+
+    /// How hard motion is braked near an end of travel: speed ≤ gain × distance to the end.
+    static let edgeBrakingGain = 4.0
+
+    public init(backend: any MotorBackend, deadmanTimeout: Double = 0.2) {
+        self.backend = backend
+        state = Mutex(State(limits: backend.capabilities.limits, deadman: Deadman(timeout: deadmanTimeout)))
+    }
+
+    public var limits: MotionLimits { state.withLock { $0.limits } }
+    public func setLimits(_ limits: MotionLimits) { state.withLock { $0.limits = limits } }
+    public var lastCommand: Vector3D { state.withLock { $0.lastCommand } }
+    /// How many times the deadman has stopped the motors.
+    public var deadmanStops: Int { state.withLock { $0.stoppedByDeadman } }
+
+    /// Sends a velocity (rad/s) after applying limits; returns what was sent.
+    @discardableResult
+    public func command(_ velocity: Vector3D, at time: MonotonicInstant) throws(MotorCommandError) -> Vector3D {
+        guard velocity.isFinite else { throw .nonFinite(velocity) }
+        let pose = backend.motionState(at: time).angularPositions
+        return try state.withLock { state throws(MotorCommandError) -> Vector3D in
+            let limited = Vector3D(x: Self.limit(velocity.x, position: pose.x, axis: state.limits.pitch),
+                                   y: Self.limit(velocity.y, position: pose.y, axis: state.limits.yaw),
+                                   z: Self.limit(velocity.z, position: pose.z, axis: state.limits.roll))
+            do { try backend.setVelocity(limited, at: time) } catch { throw .backend("\(error)") }
+            state.deadman.feed(at: time)
+            state.lastCommand = limited
+            return limited
+        }
+    }
+
+    /// Call often (every control tick): stops the motors once the deadman expires.
+    /// Returns true when it stopped them on this call.
+    @discardableResult
+    public func service(at time: MonotonicInstant) -> Bool {
+        state.withLock { state in
+            guard state.deadman.isExpired(at: time), state.lastCommand != Vector3D() else { return false }
+            try? backend.setVelocity(Vector3D(), at: time)
+            state.lastCommand = Vector3D()
+            state.stoppedByDeadman += 1
+            return true
+        }
+    }
+
+    /// Stops all axes now (shutdown, errors, tracking off).
+    public func stop(at time: MonotonicInstant) {
+        state.withLock { state in
+            try? backend.setVelocity(Vector3D(), at: time)
+            state.lastCommand = Vector3D()
+        }
+    }
+
+    static func limit(_ v: Double, position: Double, axis: AxisLimit?) -> Double {
+        guard let axis else { return 0 }
+        var v = min(max(v, -axis.maximumSpeed), axis.maximumSpeed)
+        let room = v > 0 ? axis.positionRange.upperBound - position : position - axis.positionRange.lowerBound
+        v = v > 0 ? min(v, max(0, room) * edgeBrakingGain) : max(v, -max(0, room) * edgeBrakingGain)
+        return v
+    }
+}

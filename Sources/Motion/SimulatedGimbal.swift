@@ -1,0 +1,35 @@
+import DockCore
+import Synchronization
+
+/// A virtual pan-tilt gimbal with the dynamics of `GimbalModel`. Time moves only when the
+/// owner calls `advance(to:)`, so a simulation runs in virtual time and repeats exactly.
+public final class SimulatedGimbal: MotorBackend {
+    public let name = "simulated gimbal"
+    public let capabilities: MotorCapabilities
+    private let state: Mutex<GimbalDynamics>
+
+    public init(model: GimbalModel = GimbalModel(), start: MonotonicInstant = .zero) {
+        state = Mutex(GimbalDynamics(model: model, start: start))
+        // Ranges here are the hard stops; the controller stays a little inside them.
+        let yaw = try? AxisLimit(positionRange: model.yawRange.lowerBound..<model.yawRange.upperBound,
+                                 maximumSpeed: model.maximumSpeed)
+        let pitch = try? AxisLimit(positionRange: model.pitchRange.lowerBound..<model.pitchRange.upperBound,
+                                   maximumSpeed: model.maximumSpeed)
+        capabilities = MotorCapabilities(limits: MotionLimits(yaw: yaw, pitch: pitch, roll: nil), hasPositionFeedback: true)
+    }
+
+    public func setVelocity(_ velocity: Vector3D, at time: MonotonicInstant) throws {
+        state.withLock { $0.command(velocity, at: time) }
+    }
+
+    public func motionState(at time: MonotonicInstant) -> MotionState {
+        state.withLock { dynamics in
+            if time > dynamics.time { dynamics.advance(to: time) }
+            return MotionState(angularPositions: dynamics.position, angularVelocities: dynamics.velocity, time: dynamics.time)
+        }
+    }
+
+    public func advance(to time: MonotonicInstant) {
+        state.withLock { $0.advance(to: time) }
+    }
+}

@@ -1,0 +1,295 @@
+import Bench
+import Capture
+import DockCore
+import DockKit
+import Foundation
+import Imaging
+import Motion
+import Simulation
+import Tracking
+import Vision
+
+/// A live view of a run, handed to the status line.
+public struct SessionStatus: Sendable {
+    public var frame: Int
+    public var totalFrames: Int?
+    public var mediaTime: Double
+    public var wallSeconds: Double
+    public var pose: Vector3D
+    public var selectedID: Int?
+    public var inViewShare: Double?
+    public var lastCenteringError: Double?
+}
+
+/// One run of the whole pipeline: source → (virtual camera at the gimbal's pose) → detector →
+/// observations → tracker → selection → TrackFeeder at a fixed rate → DockAccessory.track →
+/// control law → motors. With the simulated gimbal the loop is closed: the next view is rendered
+/// from the pose the commands produced.
+///
+/// Time is the source's media time: the gimbal, the feeder's schedule and the controller all run
+/// on it, so a run repeats exactly whatever the machine's speed. Wall time is measured per stage
+/// for the latency report, and `realTime` paces frames to the media clock.
+public final class ClosedLoopSession {
+    public let configuration: SessionConfiguration
+    public let detectorName: String
+    /// Set when the requested detector was replaced by a fallback; says why.
+    public let detectorFallback: String?
+    public let sourceSummary: String
+
+    private let source: any FrameSource
+    private let scene: GeneratedScene?
+    private let detector: any Detector
+    private let virtualCamera: VirtualCamera?
+    private let gimbal: SimulatedGimbal?
+    private let accessory: DockAccessory
+    private let camera: CameraInformation
+    private var feeder: TrackFeeder
+    private var tracker = SubjectTracker()
+    private var selector = SubjectSelector()
+    private let mapper = ObservationMapper()
+    private var writer: VideoWriter?
+    private let wallClock = SystemMonotonicClock()
+
+    public init(configuration: SessionConfiguration) throws(SessionError) {
+        self.configuration = configuration
+        if let threads = configuration.openCVThreads { Imaging.setThreadCount(threads) }
+
+        // Source: the generated demo scene or a recording.
+        var worldIntrinsics: CameraIntrinsics
+        switch configuration.source {
+        case .demo:
+            let photos = ScenePhotos(mediaDirectory: configuration.resolvedMediaDirectory)
+            do {
+                let scene = try GeneratedScene(photos: photos, configuration: configuration.scene)
+                self.scene = scene
+                source = scene
+                worldIntrinsics = scene.worldIntrinsics
+            } catch {
+                throw SessionError("cannot build the demo scene: \(error.message)")
+            }
+        case .file(let path):
+            scene = nil
+            // Without a gimbal the detector never needs more than about 640 pixels across.
+            let scale: DecodeScale = configuration.gimbal == .none ? Self.decodeScale(forWidthAtLeast: 640, path: path) : .full
+            do {
+                let file = try VideoFileSource(path: path, scale: scale)
+                source = file
+                worldIntrinsics = CameraIntrinsics(horizontalFieldOfView: configuration.sourceFieldOfView * .pi / 180, size: file.size)
+            } catch {
+                throw SessionError(error.message)
+            }
+        }
+        sourceSummary = source.summary
+
+        // Detector, with the Haar fallback when the model is missing or broken.
+        do {
+            let built = try DetectorFactory.makeFaceDetector(configuration.detector,
+                                                             registry: .standard(userDirectory: configuration.modelsDirectory),
+                                                             inputWidth: configuration.detectorInputWidth)
+            detector = built.detector
+            detectorFallback = built.fallbackReason
+        } catch {
+            throw SessionError("no face detector could be built: \(error)")
+        }
+        detectorName = detector.name
+
+        // Motors and the camera they carry.
+        let backend: any MotorBackend
+        switch configuration.gimbal {
+        case .sim:
+            guard configuration.viewSize.width <= source.size.width * 2 else {
+                throw SessionError("--view \(configuration.viewSize) is far larger than the source \(source.size); choose a smaller view")
+            }
+            let viewIntrinsics = CameraIntrinsics(horizontalFieldOfView: configuration.viewFieldOfView * .pi / 180,
+                                                  size: configuration.viewSize)
+            let virtual = VirtualCamera(worldSize: source.size, worldIntrinsics: worldIntrinsics,
+                                        viewSize: configuration.viewSize, viewIntrinsics: viewIntrinsics)
+            guard configuration.viewFieldOfView < worldIntrinsics.horizontalFieldOfView * 180 / .pi else {
+                throw SessionError("the view's field of view (\(configuration.viewFieldOfView)°) must be narrower than the source's; set --hfov or --view-hfov")
+            }
+            virtualCamera = virtual
+            let gimbal = SimulatedGimbal(model: configuration.gimbalModel)
+            self.gimbal = gimbal
+            backend = gimbal
+            camera = virtual.cameraInformation
+        case .none:
+            virtualCamera = nil
+            gimbal = nil
+            backend = NullMotorBackend()
+            camera = CameraInformation(referenceDimensions: source.size, intrinsics: worldIntrinsics)
+        }
+        accessory = DockAccessory(name: backend.name, backend: backend, clock: SystemMonotonicClock(),
+                                  framing: configuration.framing)
+        do {
+            feeder = try TrackFeeder(rate: configuration.trackRate)
+        } catch {
+            throw SessionError("--rate: \(error)")
+        }
+        if let path = configuration.outputVideo {
+            do {
+                writer = try VideoWriter(path: path, size: camera.referenceDimensions, fps: source.nominalFrameRate)
+            } catch {
+                throw SessionError("cannot write the annotated video: \(error)")
+            }
+        }
+    }
+
+    /// Picks the coarsest DCT scale that keeps at least `width` pixels across.
+    static func decodeScale(forWidthAtLeast width: Int, path: String) -> DecodeScale {
+        guard let probe = try? VideoFileSource(path: path) else { return .full }
+        return DecodeScale.allCases.reversed().first { $0.scaled(probe.size.width) >= width } ?? .full
+    }
+
+    public var totalFrames: Int? {
+        let fromSource = scene?.frameCount ?? (source as? VideoFileSource)?.frameCount
+        switch (fromSource, configuration.maximumFrames) {
+        case let (a?, b?): return min(a, b)
+        case let (a, b): return a ?? b
+        }
+    }
+
+    /// Runs until the source ends, a limit is reached or `stop` is set. Leaves the motors stopped.
+    public func run(stop: StopFlag = StopFlag(), status: ((SessionStatus) -> Void)? = nil) throws(SessionError) -> SessionSummary {
+        var summary = SessionSummary()
+        summary.detectorName = detectorName
+        summary.outputVideo = configuration.outputVideo
+        var metrics = scene.map { _ in
+            LoopMetrics(viewWidth: Double(camera.referenceDimensions.width), viewHeight: Double(camera.referenceDimensions.height),
+                        focalLength: camera.intrinsics.fx)
+        }
+        let wallStart = wallClock.now
+        let framePeriod = 1 / source.nominalFrameRate
+        var mediaStart: MonotonicInstant?
+        var lastTime = MonotonicInstant.zero
+        var command = Vector3D()
+
+        defer {
+            // Safe state on every exit, errors included.
+            accessory.stopMotors(at: lastTime)
+            writer?.close()
+        }
+        while !stop.isSet {
+            if let limit = configuration.maximumFrames, summary.frames >= limit { break }
+            var mark = wallClock.now
+            func lap(_ stage: String) {
+                let now = wallClock.now
+                summary.timings.record(stage, milliseconds: now.seconds(since: mark) * 1000)
+                mark = now
+            }
+            let frameStart = mark
+
+            let world: Frame
+            do {
+                guard let next = try source.nextFrame() else { break }
+                world = next
+            } catch {
+                throw SessionError(error.message)
+            }
+            lap("source")
+            let now = world.stamp.time
+            let start = mediaStart ?? now
+            mediaStart = start
+            if let limit = configuration.maximumDuration, now.seconds(since: start) > limit { break }
+            if configuration.realTime {
+                let due = wallStart.advanced(bySeconds: now.seconds(since: start))
+                let wait = due.seconds(since: wallClock.now)
+                if wait > 0 { Thread.sleep(forTimeInterval: wait) }
+                mark = wallClock.now
+            }
+            lastTime = now
+
+            // The view the camera on the gimbal sees now.
+            let pose = gimbal?.motionState(at: now).angularPositions ?? Vector3D()
+            let view: Frame
+            if let virtualCamera {
+                do { view = try virtualCamera.render(world, pose: pose) } catch { throw SessionError("rendering failed: \(error)") }
+                lap("render")
+            } else {
+                view = world
+            }
+
+            let detections: [Detection]
+            do {
+                detections = try detector.detect(view)
+            } catch {
+                summary.detectorFailures += 1
+                detections = []
+            }
+            lap("detect")
+
+            tracker.update(with: mapper.observations(from: detections), stamp: view.stamp)
+            let subjects = tracker.confirmedSubjects
+            let selected = selector.select(from: subjects)
+            lap("track")
+
+            // Control ticks from this frame to the next, at the feeder's own rate.
+            let nextFrame = now.advanced(bySeconds: framePeriod)
+            var tick = max(now, feeder.nextDue ?? now)
+            while tick < nextFrame {
+                gimbal?.advance(to: tick)
+                if feeder.isDue(at: tick) {
+                    do {
+                        let outcome = try accessory.submit(feeder.observations(for: selected, at: tick), camera: camera, at: tick)
+                        command = outcome.command
+                        summary.trackCalls += 1
+                    } catch {
+                        summary.rateContractErrors += 1
+                    }
+                }
+                accessory.service(at: tick)
+                guard let due = feeder.nextDue else { break }
+                tick = due
+            }
+            lap("control")
+
+            // Ground truth, for the metrics and the overlay.
+            var truthInView: PixelRect?
+            if let scene, var recorded = metrics {
+                let face = scene.groundTruth(sequence: world.stamp.sequence).first?.face
+                truthInView = face.flatMap { virtualCamera?.project(worldRect: $0, pose: pose) }
+                let center = face.flatMap { virtualCamera?.project(worldPoint: PixelPoint(x: $0.midX, y: $0.midY), pose: pose) }
+                let coordinates = ImageCoordinates(size: view.size)
+                let selectedRect = selected.map { coordinates.pixels($0.rect) }
+                let isTarget = selectedRect.map { rect in
+                    truthInView.map { rect.intersectionOverUnion($0) > 0.3 } ?? false
+                } ?? false
+                recorded.record(LoopSample(time: now.seconds(since: start), targetCenterX: center?.x, targetCenterY: center?.y,
+                                           targetSelected: isTarget))
+                metrics = recorded
+            }
+
+            if let writer {
+                let text = String(format: "OpenDock  frame %d  t %.2f s  detector %@  subject %@", summary.frames,
+                                  now.seconds(since: start), detectorName as NSString,
+                                  (selected.map { "#\($0.id)" } ?? "none") as NSString)
+                let annotated = Annotator().annotate(view, detections: detections, subjects: subjects, selectedID: selected?.id,
+                                                     truth: truthInView, pose: pose, command: command, text: text)
+                do { try writer.write(annotated) } catch {
+                    self.writer = nil
+                    throw SessionError("writing the annotated video failed: \(error) (is the disk full?)")
+                }
+                lap("annotate")
+            }
+            summary.timings.record("frame", milliseconds: wallClock.now.seconds(since: frameStart) * 1000)
+            summary.frames += 1
+
+            if let status {
+                let last = metrics?.samples.last.flatMap { metrics?.centeringErrorDegrees($0) }
+                status(SessionStatus(frame: summary.frames, totalFrames: totalFrames, mediaTime: now.seconds(since: start),
+                                     wallSeconds: wallClock.now.seconds(since: wallStart), pose: pose,
+                                     selectedID: selected?.id, inViewShare: metrics?.inViewShare, lastCenteringError: last))
+            }
+        }
+
+        // Safe state: motors stopped before anything else is reported.
+        accessory.stopMotors(at: lastTime)
+        summary.finalCommand = accessory.motors.lastCommand
+        summary.stoppedBySignal = stop.isSet
+        summary.deadmanStops = accessory.motors.deadmanStops
+        summary.droppedFrames = source.droppedFrames
+        summary.wallSeconds = wallClock.now.seconds(since: wallStart)
+        summary.mediaSeconds = mediaStart.map { lastTime.seconds(since: $0) } ?? 0
+        summary.metrics = metrics
+        return summary
+    }
+}

@@ -1,0 +1,128 @@
+import DockCore
+import Foundation
+import Vision
+
+/// A command line that cannot be understood; dockd exits 64 (EX_USAGE) with this message.
+public struct UsageError: Error, Sendable, CustomStringConvertible {
+    public let message: String
+    public init(_ message: String) { self.message = message }
+    public var description: String { message }
+}
+
+/// dockd's command line.
+public struct DockdOptions: Sendable {
+    public var configuration = SessionConfiguration()
+    public var quiet = false
+    public var showHelp = false
+
+    public static let help = """
+    dockd — keeps a camera on a motorized gimbal pointed at the person in view.
+
+    Usage: dockd [--demo | --source FILE] [options]
+
+    Source
+      --demo                  run on the generated demo scene (the default without --source)
+      --source FILE           a recorded video: MJPEG AVI, MP4/H.264, MKV, anything FFmpeg reads
+      --hfov DEG              horizontal field of view of the recording (default 90)
+      --media DIR             photos for the demo scene (default ./.cache/media or $OPENDOCK_MEDIA)
+
+    Gimbal and camera
+      --gimbal sim|none       sim: closed loop, a simulated gimbal turns a virtual camera inside
+                              the recording (default); none: dry run on the recording's own frames,
+                              commands are computed and counted but nothing moves
+      --view WxH              image size of the camera on the gimbal (default 1280x720)
+      --view-hfov DEG         its horizontal field of view (default 60)
+      --max-speed DEG_S       simulated gimbal top speed (default 172)
+      --accel DEG_S2          simulated gimbal acceleration limit (default 688)
+      --latency MS            simulated gimbal command latency (default 40)
+
+    Pipeline
+      --detector yunet|haar   face detector (default yunet; falls back to haar without the model)
+      --detect-width PX       width the detector runs at (default 320)
+      --models DIR            look for model files here first (also $OPENDOCK_MODELS)
+      --rate HZ               track() calls per second, 10 to 30 (default 30)
+      --threads N             threads OpenCV may use
+
+    Run
+      --output FILE           write an annotated video (MJPEG AVI) of what the camera saw
+      --fast                  run as fast as possible instead of at the source's frame rate
+      --duration SECONDS      stop after this much media time
+      --frames N              stop after N frames
+      --quiet                 no live status line
+      -h, --help              this text
+
+    Exit status: 0 done (or stopped by SIGINT/SIGTERM, motors stopped), 1 runtime error,
+    64 usage error.
+    """
+
+    public init() {}
+
+    public static func parse(_ arguments: [String]) throws(UsageError) -> DockdOptions {
+        var options = DockdOptions()
+        var c = options.configuration
+        var rest = arguments[...]
+        var sawDemo = false
+
+        func value(_ name: String) throws(UsageError) -> String {
+            guard let v = rest.popFirst(), !v.hasPrefix("--") || v.count <= 2 else { throw UsageError("\(name) needs a value") }
+            return v
+        }
+        func number(_ name: String, in range: ClosedRange<Double>) throws(UsageError) -> Double {
+            let text = try value(name)
+            guard let v = Double(text), v.isFinite else { throw UsageError("\(name) expects a number, got '\(text)'") }
+            guard range.contains(v) else { throw UsageError("\(name) must be between \(format(range.lowerBound)) and \(format(range.upperBound)), got \(text)") }
+            return v
+        }
+        func integer(_ name: String, in range: ClosedRange<Int>) throws(UsageError) -> Int {
+            let text = try value(name)
+            guard let v = Int(text) else { throw UsageError("\(name) expects a whole number, got '\(text)'") }
+            guard range.contains(v) else { throw UsageError("\(name) must be between \(range.lowerBound) and \(range.upperBound), got \(text)") }
+            return v
+        }
+
+        while let argument = rest.popFirst() {
+            switch argument {
+            case "-h", "--help": options.showHelp = true
+            case "--demo": sawDemo = true; c.source = .demo
+            case "--source": c.source = .file(try value(argument))
+            case "--hfov": c.sourceFieldOfView = try number(argument, in: 10...170)
+            case "--media": c.mediaDirectory = try value(argument)
+            case "--gimbal":
+                let text = try value(argument)
+                guard let g = GimbalChoice(rawValue: text) else { throw UsageError("--gimbal must be sim or none, got '\(text)'") }
+                c.gimbal = g
+            case "--view":
+                let text = try value(argument)
+                guard let size = PixelSize(parsing: text), (64...7680).contains(size.width), (64...4320).contains(size.height) else {
+                    throw UsageError("--view expects WIDTHxHEIGHT between 64x64 and 7680x4320, got '\(text)'")
+                }
+                c.viewSize = size
+            case "--view-hfov": c.viewFieldOfView = try number(argument, in: 10...170)
+            case "--max-speed": c.gimbalModel.maximumSpeed = try number(argument, in: 1...2000) * .pi / 180
+            case "--accel": c.gimbalModel.maximumAcceleration = try number(argument, in: 1...20000) * .pi / 180
+            case "--latency": c.gimbalModel.latency = try number(argument, in: 0...1000) / 1000
+            case "--detector":
+                let text = try value(argument)
+                guard let d = FaceDetectorChoice(rawValue: text) else { throw UsageError("--detector must be yunet or haar, got '\(text)'") }
+                c.detector = d
+            case "--detect-width": c.detectorInputWidth = try integer(argument, in: 64...4096)
+            case "--models": c.modelsDirectory = try value(argument)
+            case "--rate": c.trackRate = try number(argument, in: 10...30)
+            case "--threads": c.openCVThreads = try integer(argument, in: 1...64)
+            case "--output": c.outputVideo = try value(argument)
+            case "--fast": c.realTime = false
+            case "--duration": c.maximumDuration = try number(argument, in: 0.01...1e7)
+            case "--frames": c.maximumFrames = try integer(argument, in: 1...Int(Int32.max))
+            case "--quiet": options.quiet = true
+            default:
+                throw UsageError(argument.hasPrefix("-") ? "unknown option '\(argument)' (see dockd --help)"
+                                                         : "unexpected argument '\(argument)' (see dockd --help)")
+            }
+        }
+        if sawDemo, case .file = c.source { throw UsageError("--demo and --source exclude each other") }
+        options.configuration = c
+        return options
+    }
+
+    private static func format(_ v: Double) -> String { v == v.rounded() ? String(Int(v)) : String(v) }
+}

@@ -1,0 +1,44 @@
+import Bench
+import DockCore
+import Foundation
+
+/// What a run did and how well, printed at the end and used by the benchmark.
+public struct SessionSummary: Sendable {
+    public var frames = 0
+    public var wallSeconds = 0.0
+    public var mediaSeconds = 0.0
+    public var timings = StageTimings()
+    public var metrics: LoopMetrics?
+    public var droppedFrames = 0
+    public var detectorFailures = 0
+    public var detectorName = ""
+    public var trackCalls = 0
+    public var rateContractErrors = 0
+    public var deadmanStops = 0
+    public var finalCommand = Vector3D()
+    public var outputVideo: String?
+    public var stoppedBySignal = false
+
+    public var framesPerSecond: Double { wallSeconds > 0 ? Double(frames) / wallSeconds : 0 }
+
+    public func report() -> String {
+        var lines: [String] = []
+        lines.append(String(format: "frames %d in %.1f s (%.1f fps), media time %.1f s, detector %@",
+                            frames, wallSeconds, framesPerSecond, mediaSeconds, detectorName as NSString))
+        if let metrics {
+            let inView = metrics.inViewShare.map { String(format: "%.1f %%", $0 * 100) } ?? "never acquired"
+            let acquire = metrics.timeToAcquire.map { String(format: "%.2f s", $0) } ?? "-"
+            let errors = metrics.centeringErrors()
+            let fraction = metrics.centeringFractions
+            lines.append("target in view after acquisition: \(inView); time to acquire: \(acquire)")
+            lines.append(String(format: "centering error: median %.2f°, RMS %.2f°, p95 %.2f° (%.1f %% of frame width median)",
+                                errors.median ?? .nan, errors.rootMeanSquare ?? .nan, errors.value(at: 95) ?? .nan,
+                                (fraction.median ?? .nan) * 100))
+        }
+        lines.append("track calls \(trackCalls), rate-contract errors \(rateContractErrors), deadman stops \(deadmanStops), "
+                     + "dropped frames \(droppedFrames), detector failures \(detectorFailures)")
+        lines.append("motors at exit: \(finalCommand == Vector3D() ? "stopped" : "MOVING \(finalCommand)")")
+        if let outputVideo { lines.append("annotated video: \(outputVideo)") }
+        return lines.joined(separator: "\n")
+    }
+}

@@ -1,0 +1,30 @@
+import Dispatch
+import Foundation
+import Synchronization
+
+/// Set from a signal handler (or a test) to end a run at the next frame.
+public final class StopFlag: Sendable {
+    private let flag = Atomic<Bool>(false)
+    private let signalName = Mutex<String?>(nil)
+
+    public init() {}
+
+    public var isSet: Bool { flag.load(ordering: .acquiring) }
+    public var signalReceived: String? { signalName.withLock { $0 } }
+
+    public func set(because name: String? = nil) {
+        signalName.withLock { if $0 == nil { $0 = name } }
+        flag.store(true, ordering: .releasing)
+    }
+
+    /// Routes SIGINT and SIGTERM to this flag; the sources must stay alive for the run.
+    public func installSignalHandlers() -> [DispatchSourceSignal] {
+        [(SIGINT, "SIGINT"), (SIGTERM, "SIGTERM")].map { number, name in
+            signal(number, SIG_IGN)
+            let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
+            source.setEventHandler { [self] in set(because: name) }
+            source.resume()
+            return source
+        }
+    }
+}

@@ -1,0 +1,54 @@
+import DockCore
+
+/// Paces `track(_:cameraInformation:)` calls at a fixed rate (10–30 Hz), independent of how
+/// often detection produces results, and decides what each call carries: the chosen subject
+/// moved to the call's time, or nothing when the subject has not been seen recently (the
+/// motors then hold instead of chasing a stale position).
+public struct TrackFeeder: Sendable {
+    public static let allowedRates: ClosedRange<Double> = 10...30
+
+    public let rate: Double
+    /// Subjects last seen longer ago than this are not submitted.
+    public let freshness: Double
+    public private(set) var nextDue: MonotonicInstant?
+    /// Ticks skipped because the caller came back late.
+    public private(set) var skippedTicks = 0
+
+    public struct RateOutOfRange: Error, CustomStringConvertible {
+        public let rate: Double
+        public var description: String { "track rate \(rate) Hz is outside DockKit's 10…30 Hz" }
+    }
+
+    public init(rate: Double = 30, freshness: Double = 0.1) throws(RateOutOfRange) {
+        guard Self.allowedRates.contains(rate) else { throw RateOutOfRange(rate: rate) }
+        self.rate = rate
+        self.freshness = freshness
+    }
+
+    public var period: Double { 1 / rate }
+
+    /// True when a call is due at `now`; advances the schedule. A caller that fell more than a
+    /// period behind skips the missed ticks rather than bursting them.
+    public mutating func isDue(at now: MonotonicInstant) -> Bool {
+        guard let due = nextDue else {
+            nextDue = now.advanced(bySeconds: period)
+            return true
+        }
+        guard now >= due else { return false }
+        var next = due.advanced(bySeconds: period)
+        if now >= next {
+            let behind = Int(now.seconds(since: due) / period)
+            skippedTicks += behind
+            next = due.advanced(bySeconds: Double(behind + 1) * period)
+        }
+        nextDue = next
+        return true
+    }
+
+    /// The observations for a call at `now`: the subject predicted to `now`, or none if stale.
+    public func observations(for subject: TrackedSubject?, at now: MonotonicInstant) -> [Observation] {
+        guard let subject, now.seconds(since: subject.lastStamp.time) <= freshness else { return [] }
+        return [Observation(identifier: subject.id, kind: subject.kind, rect: subject.predictedRect(at: now),
+                            faceYaw: subject.faceYaw, confidence: subject.confidence, stamp: subject.lastStamp)]
+    }
+}

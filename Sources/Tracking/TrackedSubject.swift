@@ -1,0 +1,30 @@
+import Foundation
+import DockCore
+
+/// A subject the tracker follows across frames. Positions are normalized, lower-left origin.
+public struct TrackedSubject: Sendable, Hashable {
+    /// Small integer, unique within this tracker's lifetime; used as the DockKit observation id.
+    public let id: Int
+    /// Random, stable while tracked, never reused.
+    public let uuid: UUID
+    public var kind: ObservationKind
+    public var rect: NormalizedRect
+    /// Velocity of the rect's centre, unit widths/heights per second.
+    public var velocityX: Double
+    public var velocityY: Double
+    public var faceYaw: Double?
+    public var confidence: Double
+    /// Stamp of the frame of the last matched observation.
+    public var lastStamp: FrameStamp
+    public var hits: Int
+    public var consecutiveMisses: Int
+
+    /// The rect moved along the estimated velocity to `time`.
+    public func predictedRect(at time: MonotonicInstant) -> NormalizedRect {
+        let dt = max(0, time.seconds(since: lastStamp.time))
+        var r = rect
+        r.x += velocityX * dt
+        r.y += velocityY * dt
+        return r
+    }
+}

@@ -1,0 +1,47 @@
+import Foundation
+import Service
+
+/// dockd: the tracking service. Exit status 0 done, 1 runtime error, 64 usage error.
+func fail(_ message: String, status: Int32) -> Never {
+    FileHandle.standardError.write(Data("dockd: \(message)\n".utf8))
+    exit(status)
+}
+
+let options: DockdOptions
+do {
+    options = try DockdOptions.parse(Array(CommandLine.arguments.dropFirst()))
+} catch {
+    fail(error.message, status: 64)
+}
+if options.showHelp {
+    print(DockdOptions.help)
+    exit(0)
+}
+
+let stop = StopFlag()
+let signalSources = stop.installSignalHandlers()
+let log = { (line: String) in FileHandle.standardError.write(Data("dockd: \(line)\n".utf8)) }
+
+let session: ClosedLoopSession
+do {
+    session = try ClosedLoopSession(configuration: options.configuration)
+} catch {
+    fail(error.message, status: 1)
+}
+log("source \(session.sourceSummary)")
+log("gimbal \(options.configuration.gimbal.rawValue), detector \(session.detectorName), track rate \(Int(options.configuration.trackRate)) Hz")
+if let fallback = session.detectorFallback { log(fallback) }
+
+let statusLine = StatusLine()
+let summary: SessionSummary
+do {
+    summary = try session.run(stop: stop, status: options.quiet ? nil : statusLine.show)
+} catch {
+    statusLine.finish()
+    fail("\(error.message) (motors stopped)", status: 1)
+}
+if !options.quiet { statusLine.finish() }
+if let name = stop.signalReceived { log("stopped by \(name); motors stopped") }
+print(summary.report())
+withExtendedLifetime(signalSources) {}
+exit(0)
