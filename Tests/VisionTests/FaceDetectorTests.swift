@@ -1,4 +1,5 @@
 import DockCore
+import Foundation
 import Imaging
 import Testing
 import TestSupport
@@ -16,5 +17,82 @@ import TestSupport
         #expect(face.rect.intersectionOverUnion(AstronautLabel.face) > 0.6)
         #expect(face.score > 0.8)
         #expect(face.landmarks.count == 5)
+    }
+}
+
+@Suite struct FallbackTests {
+    @Test func haarCascadeFindsTheAstronautToo() throws {
+        let photo = try Fixtures.photo("astronaut.png")
+        let faces = try CascadeFaceDetector().detect(photo)
+        #expect(faces.contains { $0.rect.intersectionOverUnion(AstronautLabel.face) > 0.5 })
+    }
+
+    @Test func modelWithWrongDigestIsRefusedAndHaarTakesOver() throws {
+        let dir = Fixtures.temporaryDirectory("badmodels")
+        try Data("not an onnx model".utf8).write(to: URL(fileURLWithPath: dir + "/face_detection_yunet_2022mar.onnx"))
+        let registry = ModelRegistry(searchDirectories: [dir] + Fixtures.modelDirectories)
+        #expect(throws: ModelError.self) { try registry.resolve("yunet") }
+        let built = try DetectorFactory.makeFaceDetector(.yunet, registry: registry)
+        #expect(built.detector.name == "haar")
+        let reason = try #require(built.fallbackReason)
+        #expect(reason.contains("sha256") && reason.contains("Haar"))
+    }
+
+    @Test func missingModelFallsBackAndSaysWhereItLooked() throws {
+        let registry = ModelRegistry(searchDirectories: ["/nonexistent/models"])
+        let built = try DetectorFactory.makeFaceDetector(.yunet, registry: registry)
+        #expect(built.detector.name == "haar")
+        #expect(built.fallbackReason?.contains("/nonexistent/models") == true)
+    }
+
+    @Test func unloadableModelFileIsAnErrorNotACrash() throws {
+        let dir = Fixtures.temporaryDirectory("garbage")
+        let path = dir + "/broken.onnx"
+        try Data(repeating: 0x42, count: 4096).write(to: URL(fileURLWithPath: path))
+        #expect(throws: DetectorError.self) { try YuNetFaceDetector(modelPath: path) }
+    }
+
+    @Test func manifestFileMatchesTheRegistry() throws {
+        struct Manifest: Decodable { var models: [ModelEntry] }
+        let data = try Data(contentsOf: URL(fileURLWithPath: Fixtures.repositoryRoot + "/models/manifest.json"))
+        let manifest = try JSONDecoder().decode(Manifest.self, from: data)
+        #expect(manifest.models == ModelRegistry.entries)
+    }
+}
+
+@Suite struct FaceYawTests {
+    let frontal = [PixelPoint(x: 40, y: 50), PixelPoint(x: 80, y: 50), PixelPoint(x: 60, y: 70),
+                   PixelPoint(x: 45, y: 90), PixelPoint(x: 75, y: 90)]
+
+    @Test func frontalFaceHasNoYaw() throws {
+        let yaw = try #require(FaceYaw.estimate(landmarks: frontal))
+        #expect(abs(yaw) < 1e-9)
+    }
+
+    @Test func noseTowardImageRightIsPositive() throws {
+        var turned = frontal
+        turned[2].x += 10
+        let right = try #require(FaceYaw.estimate(landmarks: turned))
+        turned[2].x -= 20
+        let left = try #require(FaceYaw.estimate(landmarks: turned))
+        #expect(right > 0.3 && left < -0.3 && abs(right + left) < 1e-9)
+    }
+
+    @Test func astronautLooksRoughlyAtTheCamera() throws {
+        let photo = try Fixtures.photo("astronaut.png")
+        let registry = ModelRegistry(searchDirectories: Fixtures.modelDirectories)
+        let face = try #require(try YuNetFaceDetector(modelPath: registry.resolve("yunet")).detect(photo).first)
+        let yaw = try #require(FaceYaw.estimate(landmarks: face.landmarks))
+        #expect(abs(yaw) < 20 * .pi / 180)
+        #expect(FaceYaw.estimate(landmarks: []) == nil)
+    }
+
+    @Test func mapperConvertsToLowerLeftUnitRects() throws {
+        let detection = Detection(kind: .humanFace, label: "face", rect: PixelRect(x: 100, y: 0, width: 100, height: 50),
+                                  score: 0.9, landmarks: frontal, stamp: FrameStamp(sequence: 3, time: .zero),
+                                  imageSize: PixelSize(width: 1000, height: 500))
+        let observation = try #require(ObservationMapper().observations(from: [detection]).first)
+        #expect(observation.rect == NormalizedRect(x: 0.1, y: 0.9, width: 0.1, height: 0.1))
+        #expect(observation.stamp.sequence == 3 && observation.kind == .humanFace && observation.faceYaw != nil)
     }
 }

@@ -1,0 +1,59 @@
+import DockCore
+import Testing
+import TestSupport
+@testable import Tracking
+
+@Suite struct TrackFeederTests {
+    @Test func refusesRatesOutsideDockKitsContract() {
+        #expect(throws: TrackFeeder.RateOutOfRange.self) { try TrackFeeder(rate: 9.9) }
+        #expect(throws: TrackFeeder.RateOutOfRange.self) { try TrackFeeder(rate: 31) }
+        #expect(throws: Never.self) { try TrackFeeder(rate: 10) }
+    }
+
+    /// Detection results arrive at an uneven 7–45 Hz; the loop runs the feeder's ticks between
+    /// them, as the pipeline does; the calls stay at exactly 20 Hz.
+    @Test func callsAtAFixedRateWhateverTheDetectionRate() throws {
+        var feeder = try TrackFeeder(rate: 20)
+        var generator = SeededGenerator(seed: 7)
+        var calls: [MonotonicInstant] = []
+        var arrival = MonotonicInstant.zero
+        while arrival.seconds < 10 {
+            let next = arrival.advanced(bySeconds: Double.random(in: 1.0 / 45...1.0 / 7, using: &generator))
+            var tick = max(arrival, feeder.nextDue ?? arrival)
+            while tick < next {
+                if feeder.isDue(at: tick) { calls.append(tick) }
+                tick = feeder.nextDue!
+            }
+            arrival = next
+        }
+        #expect(calls.count >= 200 && calls.count <= 201)
+        let intervals = zip(calls.dropFirst(), calls).map { $0.seconds(since: $1) }
+        #expect(intervals.allSatisfy { abs($0 - 0.05) < 1e-6 })
+        #expect(feeder.skippedTicks == 0)
+    }
+
+    @Test func lateCallerSkipsTicksInsteadOfBursting() throws {
+        var feeder = try TrackFeeder(rate: 30)
+        let answers = [0, 0.02, 0.25, 0.255].map { feeder.isDue(at: MonotonicInstant(seconds: $0)) }
+        // Due at once, not again within the period; after a quarter-second stall one call, then
+        // the schedule resumes a period later.
+        #expect(answers == [true, false, true, false])
+        #expect(feeder.skippedTicks == 6)
+        let next = try #require(feeder.nextDue)
+        #expect(next.seconds > 0.25 && next.seconds <= 0.25 + 1.0 / 30)
+    }
+
+    @Test func staleSubjectIsNotSubmitted() throws {
+        let feeder = try TrackFeeder(rate: 30, freshness: 0.1)
+        let seen = FrameStamp(sequence: 1, time: MonotonicInstant(seconds: 1))
+        let subject = TrackedSubject(id: 4, uuid: .init(), kind: .humanFace, rect: NormalizedRect(x: 0.4, y: 0.4, width: 0.1, height: 0.1),
+                                     velocityX: 0.5, velocityY: 0, faceYaw: nil, confidence: 0.9, lastStamp: seen, hits: 5,
+                                     consecutiveMisses: 0)
+        let fresh = feeder.observations(for: subject, at: MonotonicInstant(seconds: 1.04))
+        #expect(fresh.count == 1 && fresh[0].identifier == 4 && fresh[0].stamp == seen)
+        // Moved along its velocity to the call's time.
+        #expect(abs(fresh[0].rect.x - 0.42) < 1e-9)
+        #expect(feeder.observations(for: subject, at: MonotonicInstant(seconds: 1.2)).isEmpty)
+        #expect(feeder.observations(for: nil, at: MonotonicInstant(seconds: 1)).isEmpty)
+    }
+}
