@@ -19,7 +19,8 @@ public struct StageTimings: Sendable {
         var lines = ["stage         median ms   p99 ms   mean ms   frames"]
         for stage in order {
             let p = percentiles(stage)
-            lines.append(String(format: "%-12@ %10.2f %8.2f %9.2f %8d", stage as NSString, p.median ?? 0, p.p99 ?? 0, p.mean ?? 0, p.count))
+            lines.append(stage.padding(toLength: 12, withPad: " ", startingAt: 0)
+                         + String(format: " %10.2f %8.2f %9.2f %8d", p.median ?? 0, p.p99 ?? 0, p.mean ?? 0, p.count))
         }
         return lines.joined(separator: "\n")
     }

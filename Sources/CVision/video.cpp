@@ -1,6 +1,19 @@
 #include "guard.hpp"
 #include <opencv2/videoio.hpp>
+#include <cstdlib>
 #include <stdexcept>
+
+namespace {
+/// FFmpeg prints its own complaints (e.g. "moov atom not found") on stderr; the shim reports
+/// failures through cvs_last_error instead. A user's OPENCV_FFMPEG_LOGLEVEL still wins.
+void quiet_ffmpeg() {
+    static const bool done = [] {
+        setenv("OPENCV_FFMPEG_LOGLEVEL", "-8", 0);
+        return true;
+    }();
+    (void)done;
+}
+}  // namespace
 
 struct cvs_capture {
     cv::VideoCapture capture;
@@ -19,6 +32,7 @@ using cvs::require;
 
 extern "C" cvs_capture *cvs_capture_open(const char *path, int32_t raw, cvs_capture_info *info) {
     return guarded("capture_open", static_cast<cvs_capture *>(nullptr), [&]() -> cvs_capture * {
+        quiet_ffmpeg();
         auto capture = new cvs_capture{};
         capture->raw = raw != 0;
         bool opened = capture->raw
@@ -62,6 +76,7 @@ extern "C" void cvs_capture_free(cvs_capture *capture) { delete capture; }
 extern "C" cvs_writer *cvs_writer_open(const char *path, const char *fourcc, double fps, int32_t width,
                                        int32_t height) {
     return guarded("writer_open", static_cast<cvs_writer *>(nullptr), [&]() -> cvs_writer * {
+        quiet_ffmpeg();
         if (std::char_traits<char>::length(fourcc) != 4) throw std::invalid_argument("fourcc must be 4 characters");
         auto writer = new cvs_writer{};
         writer->size = cv::Size(width, height);

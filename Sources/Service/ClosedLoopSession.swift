@@ -270,6 +270,9 @@ public final class ClosedLoopSession {
                 }
                 lap("annotate")
             }
+            summary.trace.append(TraceRow(sequence: world.stamp.sequence, time: now.seconds(since: start), yaw: pose.y, pitch: pose.x,
+                                          commandYaw: command.y, commandPitch: command.x, selectedID: selected?.id,
+                                          subjects: subjects.map { ($0.id, $0.rect.x, $0.rect.y, $0.rect.width, $0.rect.height) }))
             summary.timings.record("frame", milliseconds: wallClock.now.seconds(since: frameStart) * 1000)
             summary.frames += 1
 

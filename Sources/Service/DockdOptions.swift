@@ -13,6 +13,7 @@ public struct UsageError: Error, Sendable, CustomStringConvertible {
 public struct DockdOptions: Sendable {
     public var configuration = SessionConfiguration()
     public var quiet = false
+    public var tracePath: String?
     public var showHelp = false
 
     public static let help = """
@@ -45,6 +46,7 @@ public struct DockdOptions: Sendable {
 
     Run
       --output FILE           write an annotated video (MJPEG AVI) of what the camera saw
+      --trace FILE            write a per-frame CSV trace (time, pose, commands, subjects)
       --fast                  run as fast as possible instead of at the source's frame rate
       --duration SECONDS      stop after this much media time
       --frames N              stop after N frames
@@ -110,6 +112,7 @@ public struct DockdOptions: Sendable {
             case "--rate": c.trackRate = try number(argument, in: 10...30)
             case "--threads": c.openCVThreads = try integer(argument, in: 1...64)
             case "--output": c.outputVideo = try value(argument)
+            case "--trace": options.tracePath = try value(argument)
             case "--fast": c.realTime = false
             case "--duration": c.maximumDuration = try number(argument, in: 0.01...1e7)
             case "--frames": c.maximumFrames = try integer(argument, in: 1...Int(Int32.max))

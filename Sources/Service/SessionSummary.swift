@@ -18,6 +18,8 @@ public struct SessionSummary: Sendable {
     public var finalCommand = Vector3D()
     public var outputVideo: String?
     public var stoppedBySignal = false
+    /// One row per frame; see `TraceRow`.
+    public var trace: [TraceRow] = []
 
     public var framesPerSecond: Double { wallSeconds > 0 ? Double(frames) / wallSeconds : 0 }
 

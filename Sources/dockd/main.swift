@@ -1,4 +1,5 @@
 import Foundation
+import Bench
 import Service
 
 /// dockd: the tracking service. Exit status 0 done, 1 runtime error, 64 usage error.
@@ -42,6 +43,10 @@ do {
 }
 if !options.quiet { statusLine.finish() }
 if let name = stop.signalReceived { log("stopped by \(name); motors stopped") }
+if let path = options.tracePath {
+    do { try TraceWriter.write(summary.trace, to: path) } catch { log("cannot write the trace to \(path): \(error)") }
+}
 print(summary.report())
+if let path = options.tracePath { print("trace: \(path)") }
 withExtendedLifetime(signalSources) {}
 exit(0)

@@ -1,0 +1,57 @@
+import Bench
+import DockCore
+import Foundation
+import Simulation
+import Testing
+import TestSupport
+@testable import Service
+
+@Suite(.serialized) struct ClosedLoopTests {
+    func configuration(_ script: SceneScript) -> SessionConfiguration {
+        var c = SessionConfiguration()
+        c.source = .demo
+        c.mediaDirectory = Fixtures.repositoryRoot + "/.cache/media"
+        c.modelsDirectory = Fixtures.repositoryRoot + "/models"
+        c.realTime = false
+        c.scene.script = script
+        return c
+    }
+
+    /// The real face photo walks across the wide view; the loop keeps it in frame.
+    @Test func walkingSubjectStaysInViewAndCentred() throws {
+        let summary = try ClosedLoopSession(configuration: configuration(.walk)).run()
+        let metrics = try #require(summary.metrics)
+        #expect(summary.frames == 361)
+        #expect(summary.detectorName == "yunet")
+        #expect(try #require(metrics.timeToAcquire) < 0.5)
+        #expect(try #require(metrics.inViewShare) >= 0.95)
+        // While walking the error is bounded; once the subject stops it settles inside the
+        // controller's 2° dead band (a still subject that close is deliberately left alone).
+        #expect(try #require(metrics.centeringErrors().value(at: 95)) < 6)
+        for pause in [(4.6, 5.0), (9.6, 10.0)] {
+            let settled = metrics.centeringErrors(from: pause.0, to: pause.1)
+            #expect(try #require(settled.value(at: 100)) < 2.0, "pause \(pause)")
+        }
+        #expect(summary.rateContractErrors == 0 && summary.trackCalls >= 360)
+        #expect(summary.finalCommand == Vector3D())
+        // The gimbal really turned: right to about +20°, then left to about −18°.
+        let yaws = summary.trace.map { $0.yaw * 180 / .pi }
+        #expect(yaws.max()! > 17 && yaws.min()! < -15)
+    }
+
+    /// A subject inside the dead band: the motors never start.
+    @Test func stillSubjectInsideTheDeadBandCausesNoMotion() throws {
+        let summary = try ClosedLoopSession(configuration: configuration(.still(yaw: 1.2, pitch: -0.8, duration: 4))).run()
+        #expect(summary.trackCalls > 100)
+        #expect(summary.trace.allSatisfy { $0.yaw == 0 && $0.pitch == 0 && $0.commandYaw == 0 && $0.commandPitch == 0 })
+        #expect(summary.trace.allSatisfy { $0.selectedID != nil || $0.time < 0.1 })
+    }
+
+    @Test func sameSceneGivesTheSameTrace() throws {
+        var c = configuration(.walk)
+        c.maximumFrames = 120
+        let a = try ClosedLoopSession(configuration: c).run()
+        let b = try ClosedLoopSession(configuration: c).run()
+        #expect(a.trace == b.trace)
+    }
+}

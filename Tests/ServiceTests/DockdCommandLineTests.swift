@@ -1,0 +1,103 @@
+import Foundation
+import Testing
+import TestSupport
+@testable import Service
+
+@Suite struct DockdOptionsTests {
+    @Test func defaultsRunTheDemoInClosedLoop() throws {
+        let options = try DockdOptions.parse([])
+        #expect(options.configuration.source == .demo && options.configuration.gimbal == .sim)
+        #expect(options.configuration.trackRate == 30 && options.configuration.realTime)
+    }
+
+    @Test func everyOptionIsRead() throws {
+        let o = try DockdOptions.parse(["--source", "a.avi", "--hfov", "100", "--gimbal", "none", "--view", "640x360",
+                                        "--view-hfov", "50", "--rate", "15", "--detector", "haar", "--detect-width", "480",
+                                        "--models", "/m", "--output", "o.avi", "--trace", "t.csv", "--fast", "--duration", "3",
+                                        "--frames", "9", "--quiet", "--threads", "1", "--latency", "80", "--max-speed", "90",
+                                        "--accel", "300", "--media", "/media"])
+        let c = o.configuration
+        #expect(c.source == .file("a.avi") && c.sourceFieldOfView == 100 && c.gimbal == .none)
+        #expect(c.viewSize.width == 640 && c.viewFieldOfView == 50 && c.trackRate == 15 && c.detector == .haar)
+        #expect(c.detectorInputWidth == 480 && c.modelsDirectory == "/m" && c.outputVideo == "o.avi" && o.tracePath == "t.csv")
+        #expect(!c.realTime && c.maximumDuration == 3 && c.maximumFrames == 9 && o.quiet && c.openCVThreads == 1)
+        #expect(abs(c.gimbalModel.latency - 0.08) < 1e-12 && c.mediaDirectory == "/media")
+    }
+
+    @Test(arguments: [
+        (["--bogus"], "unknown option '--bogus'"),
+        (["--rate", "50"], "--rate must be between 10 and 30"),
+        (["--rate", "fast"], "--rate expects a number"),
+        (["--view", "huge"], "--view expects WIDTHxHEIGHT"),
+        (["--gimbal", "bgc"], "--gimbal must be sim or none"),
+        (["--source"], "--source needs a value"),
+        (["--demo", "--source", "x.avi"], "exclude each other"),
+        (["stray"], "unexpected argument 'stray'"),
+    ])
+    func badCommandLinesSayWhatIsWrong(_ arguments: [String], _ message: String) {
+        #expect {
+            try DockdOptions.parse(arguments)
+        } throws: { error in
+            (error as? UsageError)?.message.contains(message) == true
+        }
+    }
+}
+
+@Suite struct DockdProcessTests {
+    /// The one line dockd printed on stderr.
+    func singleLine(_ text: String) -> String? {
+        let lines = text.split(separator: "\n")
+        return lines.count == 1 ? String(lines[0]) : nil
+    }
+
+    @Test func unknownOptionIsAUsageError() throws {
+        let result = try ProcessRunner.run("dockd", ["--frobnicate"])
+        #expect(result.status == 64)
+        #expect(singleLine(result.stderr) == "dockd: unknown option '--frobnicate' (see dockd --help)")
+    }
+
+    @Test func helpExplainsEveryOption() throws {
+        let result = try ProcessRunner.run("dockd", ["--help"])
+        #expect(result.status == 0)
+        for option in ["--source", "--hfov", "--gimbal", "--view", "--rate", "--detector", "--models", "--output", "--trace", "--fast"] {
+            #expect(result.stdout.contains(option), "\(option)")
+        }
+    }
+
+    @Test func missingVideoIsARuntimeError() throws {
+        let result = try ProcessRunner.run("dockd", ["--source", "/nonexistent/talk.mp4"])
+        #expect(result.status == 1)
+        #expect(singleLine(result.stderr)?.contains("cannot read video /nonexistent/talk.mp4") == true)
+    }
+
+    @Test func corruptVideoIsARuntimeError() throws {
+        let path = Fixtures.temporaryDirectory("corrupt") + "/talk.mp4"
+        try Data(repeating: 0x5A, count: 10_000).write(to: URL(fileURLWithPath: path))
+        let result = try ProcessRunner.run("dockd", ["--source", path])
+        #expect(result.status == 1)
+        #expect(singleLine(result.stderr)?.contains("cannot open video") == true)
+    }
+
+    @Test func unreadableModelFallsBackToHaarAndSaysSo() throws {
+        let dir = Fixtures.temporaryDirectory("models")
+        try Data("garbage".utf8).write(to: URL(fileURLWithPath: dir + "/face_detection_yunet_2022mar.onnx"))
+        let result = try ProcessRunner.run("dockd", ["--demo", "--models", dir, "--fast", "--frames", "10", "--quiet"])
+        #expect(result.status == 0)
+        #expect(result.stderr.contains("sha256") && result.stderr.contains("using the Haar cascade instead"))
+        #expect(result.stdout.contains("detector haar"))
+    }
+
+    @Test func sigtermStopsTheMotorsAndExitsPromptly() throws {
+        var signalled = Date()
+        let result = try ProcessRunner.run("dockd", ["--demo", "--quiet"]) { process in
+            Thread.sleep(forTimeInterval: 2.5)   // running in real time, the gimbal moving
+            signalled = Date()
+            kill(process.processIdentifier, SIGTERM)
+        }
+        let exitDelay = Date().timeIntervalSince(signalled)
+        #expect(result.status == 0)
+        #expect(exitDelay < 2)
+        #expect(result.stderr.contains("stopped by SIGTERM; motors stopped"))
+        #expect(result.stdout.contains("motors at exit: stopped"))
+    }
+}

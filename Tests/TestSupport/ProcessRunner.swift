@@ -1,0 +1,59 @@
+import Foundation
+
+/// Runs one of the package's executables as a child process and collects what it printed.
+public struct ProcessResult: Sendable {
+    public var status: Int32
+    public var stdout: String
+    public var stderr: String
+    public var seconds: Double
+}
+
+public enum ProcessRunner {
+    /// Where `swift build` left the executables ($OPENDOCK_BIN overrides).
+    public static var binDirectory: String {
+        ProcessInfo.processInfo.environment["OPENDOCK_BIN"] ?? Fixtures.repositoryRoot + "/.build/debug"
+    }
+
+    public static func executable(_ name: String) throws -> String {
+        let path = binDirectory + "/" + name
+        guard FileManager.default.isExecutableFile(atPath: path) else { throw Fixtures.Missing(path: path + " (run swift build)") }
+        return path
+    }
+
+    /// Starts the process; `whileRunning` gets it before the wait (to send signals).
+    public static func run(_ name: String, _ arguments: [String], currentDirectory: String = Fixtures.repositoryRoot,
+                           whileRunning: ((Process) -> Void)? = nil) throws -> ProcessResult {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: try executable(name))
+        process.arguments = arguments
+        process.currentDirectoryURL = URL(fileURLWithPath: currentDirectory)
+        let out = Pipe(), err = Pipe()
+        process.standardOutput = out
+        process.standardError = err
+        process.standardInput = FileHandle.nullDevice
+        let start = Date()
+        try process.run()
+        // Drain both pipes while it runs so a chatty child never blocks on a full pipe.
+        let outData = Accumulator(), errData = Accumulator()
+        let group = DispatchGroup()
+        for (pipe, sink) in [(out, outData), (err, errData)] {
+            group.enter()
+            DispatchQueue.global().async {
+                sink.append(pipe.fileHandleForReading.readDataToEndOfFile())
+                group.leave()
+            }
+        }
+        whileRunning?(process)
+        process.waitUntilExit()
+        group.wait()
+        return ProcessResult(status: process.terminationStatus, stdout: outData.text, stderr: errData.text,
+                             seconds: Date().timeIntervalSince(start))
+    }
+}
+
+private final class Accumulator: @unchecked Sendable {
+    private let lock = NSLock()
+    private var data = Data()
+    func append(_ d: Data) { lock.lock(); data.append(d); lock.unlock() }
+    var text: String { lock.lock(); defer { lock.unlock() }; return String(decoding: data, as: UTF8.self) }
+}
