@@ -14,6 +14,7 @@ let package = Package(
     targets: [
         // C shims
         .systemLibrary(name: "CTurboJPEG", path: "Sources/CTurboJPEG"),
+        .target(name: "CV4L2", path: "Sources/CV4L2", linkerSettings: [.linkedLibrary("v4l2")]),
         .target(
             name: "CVision",
             path: "Sources/CVision",
@@ -24,7 +25,7 @@ let package = Package(
         // Pure core and stages
         .target(name: "DockCore"),
         .target(name: "Imaging", dependencies: ["DockCore", "CVision"]),
-        .target(name: "Capture", dependencies: ["DockCore", "Imaging", "CVision", "CTurboJPEG"]),
+        .target(name: "Capture", dependencies: ["DockCore", "Imaging", "CVision", "CTurboJPEG", "CV4L2"]),
         .target(name: "Vision", dependencies: ["DockCore", "Imaging", "CVision"]),
         .target(name: "Tracking", dependencies: ["DockCore"]),
         .target(name: "Motion", dependencies: ["DockCore"]),
@@ -41,10 +42,10 @@ let package = Package(
         .executableTarget(name: "dockctl", dependencies: ["Service", "Bench"]),
 
         // Tests
-        .target(name: "TestSupport", dependencies: ["DockCore", "Imaging"], path: "Tests/TestSupport"),
+        .target(name: "TestSupport", dependencies: ["DockCore", "Imaging", "Capture", "CV4L2"], path: "Tests/TestSupport"),
         .testTarget(name: "DockCoreTests", dependencies: ["DockCore", "TestSupport"]),
         .testTarget(name: "ImagingTests", dependencies: ["Imaging", "TestSupport"]),
-        .testTarget(name: "CaptureTests", dependencies: ["Capture", "Imaging", "TestSupport", "CTurboJPEG"]),
+        .testTarget(name: "CaptureTests", dependencies: ["Capture", "Imaging", "TestSupport", "CTurboJPEG", "CV4L2"]),
         .testTarget(name: "VisionTests", dependencies: ["Vision", "Capture", "TestSupport"]),
         .testTarget(name: "TrackingTests", dependencies: ["Tracking", "TestSupport"]),
         .testTarget(name: "MotionTests", dependencies: ["Motion", "TestSupport"]),

@@ -1,7 +1,22 @@
 /// Why a source could not deliver frames.
 public struct FrameSourceError: Error, Sendable, CustomStringConvertible {
+    public enum Kind: Sendable, Equatable {
+        /// The source cannot go on (unreadable file, unsupported device).
+        case failed
+        /// The device went away (unplugged); it may come back.
+        case disconnected
+        /// No frame arrived in time; the device may be stalled.
+        case timeout
+    }
+
+    public let kind: Kind
     public let message: String
-    public init(_ message: String) { self.message = message }
+
+    public init(_ message: String, kind: Kind = .failed) {
+        self.kind = kind
+        self.message = message
+    }
+
     public var description: String { message }
 }
 

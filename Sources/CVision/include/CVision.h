@@ -62,6 +62,14 @@ int32_t cvs_blend_sprite(cvs_view dst, cvs_view sprite, cvs_view alpha,
 /// Adds Gaussian blur with the given sigma in pixels (in place, sigma <= 0 does nothing).
 int32_t cvs_blur(cvs_view image, double sigma);
 
+/// Raw camera layouts cvs_convert_raw understands.
+enum { CVS_RAW_YUYV = 0, CVS_RAW_NV12 = 1, CVS_RAW_I420 = 2, CVS_RAW_RGB24 = 3, CVS_RAW_BGR24 = 4, CVS_RAW_GREY = 5 };
+
+/// Converts one raw camera frame (width × height, `stride` bytes per row of the first plane)
+/// straight into dst (BGR or gray). When dst is smaller the frame is also shrunk (area average).
+int32_t cvs_convert_raw(int32_t layout, const uint8_t *src, size_t length, int32_t width, int32_t height,
+                        size_t stride, cvs_view dst);
+
 // MARK: - Drawing (in place, BGR colours)
 
 int32_t cvs_draw_rect(cvs_view image, int32_t x, int32_t y, int32_t width, int32_t height,

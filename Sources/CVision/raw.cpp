@@ -1,0 +1,76 @@
+#include "guard.hpp"
+#include <opencv2/imgproc.hpp>
+#include <stdexcept>
+
+using cvs::guarded;
+using cvs::mat;
+using cvs::require;
+
+namespace {
+
+/// Bytes a layout needs for width × height with the given first-plane stride.
+size_t needed(int32_t layout, int32_t width, int32_t height, size_t stride) {
+    switch (layout) {
+    case CVS_RAW_NV12:
+    case CVS_RAW_I420: return stride * height * 3 / 2;
+    default: return stride * height;
+    }
+}
+
+/// Converts src into out (same size), BGR or gray as out asks.
+void convert(int32_t layout, const uint8_t *src, int32_t width, int32_t height, size_t stride, cv::Mat &out) {
+    auto *data = const_cast<uint8_t *>(src);
+    bool gray = out.channels() == 1;
+    switch (layout) {
+    case CVS_RAW_YUYV: {
+        cv::Mat in(height, width, CV_8UC2, data, stride);
+        cv::cvtColor(in, out, gray ? cv::COLOR_YUV2GRAY_YUYV : cv::COLOR_YUV2BGR_YUYV);
+        break;
+    }
+    case CVS_RAW_NV12:
+    case CVS_RAW_I420: {
+        cv::Mat in(height * 3 / 2, width, CV_8UC1, data, stride);
+        if (gray) cv::Mat(height, width, CV_8UC1, data, stride).copyTo(out);
+        else cv::cvtColor(in, out, layout == CVS_RAW_NV12 ? cv::COLOR_YUV2BGR_NV12 : cv::COLOR_YUV2BGR_I420);
+        break;
+    }
+    case CVS_RAW_RGB24:
+    case CVS_RAW_BGR24: {
+        cv::Mat in(height, width, CV_8UC3, data, stride);
+        if (gray) cv::cvtColor(in, out, layout == CVS_RAW_RGB24 ? cv::COLOR_RGB2GRAY : cv::COLOR_BGR2GRAY);
+        else if (layout == CVS_RAW_RGB24) cv::cvtColor(in, out, cv::COLOR_RGB2BGR);
+        else in.copyTo(out);
+        break;
+    }
+    case CVS_RAW_GREY: {
+        cv::Mat in(height, width, CV_8UC1, data, stride);
+        if (gray) in.copyTo(out);
+        else cv::cvtColor(in, out, cv::COLOR_GRAY2BGR);
+        break;
+    }
+    default: throw std::invalid_argument("unknown raw layout");
+    }
+}
+
+}  // namespace
+
+extern "C" int32_t cvs_convert_raw(int32_t layout, const uint8_t *src, size_t length, int32_t width, int32_t height,
+                                   size_t stride, cvs_view dst) {
+    return guarded("convert_raw", CVS_ERROR, [&] {
+        require(dst, "destination");
+        if (src == nullptr || width <= 0 || height <= 0) throw std::invalid_argument("empty source frame");
+        if (length < needed(layout, width, height, stride))
+            throw std::invalid_argument("source frame is shorter than its format needs (truncated buffer)");
+        cv::Mat out = mat(dst);
+        if (dst.width == width && dst.height == height) {
+            // Written straight into the destination: no intermediate copy.
+            convert(layout, src, width, height, stride, out);
+        } else {
+            thread_local cv::Mat full;
+            full.create(height, width, out.type());
+            convert(layout, src, width, height, stride, full);
+            cv::resize(full, out, out.size(), 0, 0, cv::INTER_AREA);
+        }
+        return CVS_OK;
+    });
+}

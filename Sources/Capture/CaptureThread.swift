@@ -1,0 +1,43 @@
+import DockCore
+import Foundation
+import Synchronization
+
+/// Runs a blocking `FrameSource` on a thread of its own (never Swift's cooperative pool) and
+/// posts every frame to a newest-only mailbox. The source is created on that thread, so
+/// non-thread-safe sources stay confined to it.
+public final class CaptureThread: Sendable {
+    public let mailbox = FrameMailbox()
+    private final class Flags: Sendable {
+        let stop = Atomic<Bool>(false)
+        let finished = Atomic<Bool>(false)
+    }
+    private let flags = Flags()
+
+    /// Starts the thread. `makeSource` runs on it; an error there closes the mailbox with it.
+    public init(name: String = "opendock.capture", makeSource: @escaping @Sendable () throws(FrameSourceError) -> any FrameSource) {
+        let mailbox = self.mailbox
+        let flags = self.flags
+        let thread = Thread {
+            defer { flags.finished.store(true, ordering: .releasing) }
+            do {
+                let source = try makeSource()
+                while !flags.stop.load(ordering: .acquiring) {
+                    guard let frame = try source.nextFrame() else { break }
+                    mailbox.post(frame)
+                }
+                mailbox.close()
+            } catch let error as FrameSourceError {
+                mailbox.close(reason: error)
+            } catch {
+                mailbox.close(reason: FrameSourceError("\(error)"))
+            }
+        }
+        thread.name = name
+        thread.start()
+    }
+
+    /// Asks the thread to stop after the frame in progress.
+    public func stop() { flags.stop.store(true, ordering: .releasing) }
+
+    public var isFinished: Bool { flags.finished.load(ordering: .acquiring) }
+}

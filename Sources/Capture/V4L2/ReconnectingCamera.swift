@@ -1,0 +1,109 @@
+import DockCore
+import Foundation
+import Synchronization
+
+public enum CameraEvent: Sendable, Equatable {
+    /// The camera is streaming (first open or back after a disconnect).
+    case docked(String)
+    /// It went away or stalled; OpenDock waits for it to come back.
+    case undocked(String)
+}
+
+/// A camera that survives being unplugged: on ENODEV, POLLHUP or a stall it closes every
+/// descriptor and mapping, reports `undocked`, watches for the device (by its stable name when
+/// given one) every `retryInterval` and reopens it, reporting `docked`. The service never restarts.
+public final class ReconnectingCamera: FrameSource {
+    public let path: String
+    public let request: CaptureRequest
+    private let system: any VideoDeviceSystem
+    private let clock: any MonotonicClock
+    private let retryInterval: Double
+    private let onEvent: @Sendable (CameraEvent) -> Void
+    /// Set from any thread to end a wait for the camera.
+    public let cancellation = CaptureCancellation()
+    private var camera: V4L2Camera?
+    private var retired = CaptureCounters()
+    public private(set) var disconnects = 0
+    public private(set) var reconnects = 0
+
+    /// Opens the camera now; a camera that is absent or unusable at start is an error.
+    public init(path: String, request: CaptureRequest = CaptureRequest(), system: any VideoDeviceSystem = LinuxVideoDeviceSystem(),
+                clock: any MonotonicClock = SystemMonotonicClock(), retryInterval: Double = 0.1,
+                onEvent: @escaping @Sendable (CameraEvent) -> Void = { _ in }) throws(CaptureError) {
+        self.path = path
+        self.request = request
+        self.system = system
+        self.clock = clock
+        self.retryInterval = retryInterval
+        self.onEvent = onEvent
+        let camera = try V4L2Camera(path: path, request: request, system: system, clock: clock)
+        self.camera = camera
+        onEvent(.docked(camera.summary))
+    }
+
+    deinit { camera?.close() }
+
+
+    public var summary: String { camera?.summary ?? "\(path) (waiting for the camera)" }
+    public var size: PixelSize { camera?.size ?? request.size }
+    public var nominalFrameRate: Double { camera?.nominalFrameRate ?? request.frameRate }
+    public var isConnected: Bool { camera != nil }
+
+    /// Counters summed over every connection.
+    public var counters: CaptureCounters {
+        var total = retired
+        if let c = camera?.counters {
+            total.delivered += c.delivered
+            total.skippedForNewer += c.skippedForNewer
+            total.errorFrames += c.errorFrames
+            total.corruptFrames += c.corruptFrames
+            total.sequenceGaps += c.sequenceGaps
+            total.ioErrors += c.ioErrors
+        }
+        return total
+    }
+
+    public var droppedFrames: Int { counters.errorFrames + counters.corruptFrames }
+
+    public func nextFrame() throws(FrameSourceError) -> Frame? {
+        while !cancellation.isCancelled {
+            guard let camera else {
+                reopen()
+                continue
+            }
+            do {
+                return try camera.nextFrame()
+            } catch where error.kind == .disconnected || error.kind == .timeout {
+                retire(camera)
+                disconnects += 1
+                onEvent(.undocked(error.message))
+            }
+        }
+        return nil
+    }
+
+    private func retire(_ camera: V4L2Camera) {
+        retired = counters
+        camera.close()
+        self.camera = nil
+    }
+
+    /// Waits for the device node to exist, then opens it; returns after one attempt.
+    private func reopen() {
+        Thread.sleep(forTimeInterval: retryInterval)
+        guard system.exists(path) else { return }
+        if let camera = try? V4L2Camera(path: path, request: request, system: system, clock: clock) {
+            self.camera = camera
+            reconnects += 1
+            onEvent(.docked(camera.summary))
+        }
+    }
+}
+
+/// Ends a capture loop from another thread: a waiting `nextFrame` returns nil at its next check.
+public final class CaptureCancellation: Sendable {
+    private let flag = Atomic<Bool>(false)
+    public init() {}
+    public func cancel() { flag.store(true, ordering: .releasing) }
+    public var isCancelled: Bool { flag.load(ordering: .acquiring) }
+}

@@ -1,0 +1,119 @@
+import CV4L2
+import Foundation
+import Glibc
+
+/// An errno value with its text.
+public struct Errno: Error, Sendable, Hashable, CustomStringConvertible {
+    public let code: Int32
+    public init(_ code: Int32) { self.code = code }
+    public static var current: Errno { Errno(errno) }
+    public var description: String { String(cString: strerror(code)) }
+
+    public static let interrupted = Errno(EINTR)
+    public static let wouldBlock = Errno(EAGAIN)
+    public static let noDevice = Errno(ENODEV)
+    public static let io = Errno(EIO)
+    public static let permissionDenied = Errno(EACCES)
+    public static let noEntry = Errno(ENOENT)
+    public static let invalidArgument = Errno(EINVAL)
+}
+
+public enum PollOutcome: Sendable, Equatable {
+    case readable
+    case timedOut
+    /// POLLHUP or POLLERR: the device is gone or broken.
+    case hangUp
+    case interrupted
+}
+
+/// Every call OpenDock makes to a V4L2 device goes through one of these, so tests can put a
+/// scripted device behind it and fault injection can make any call fail.
+public protocol VideoDeviceSystem: AnyObject, Sendable {
+    func open(_ path: String) -> Result<Int32, Errno>
+    func close(_ fd: Int32)
+    /// 0 on success, otherwise the errno. `argument` points at the request's real struct.
+    func ioctl(_ fd: Int32, _ request: UInt, _ argument: UnsafeMutableRawPointer) -> Errno?
+    func mmap(length: Int, fd: Int32, offset: Int64) -> Result<UnsafeMutableRawPointer, Errno>
+    func munmap(_ address: UnsafeMutableRawPointer, length: Int)
+    func poll(_ fd: Int32, timeoutMilliseconds: Int32) -> PollOutcome
+    /// Capture device nodes, e.g. ["/dev/video0", "/dev/video1"].
+    func deviceNodes() -> [String]
+    /// Stable names (/dev/v4l/by-id/…, /dev/v4l/by-path/…) and the node each points to.
+    func stableNames() -> [(name: String, node: String)]
+    func exists(_ path: String) -> Bool
+}
+
+extension VideoDeviceSystem {
+    /// Retries on EINTR, as every ioctl caller must.
+    func call(_ fd: Int32, _ request: UInt, _ argument: UnsafeMutableRawPointer) -> Errno? {
+        while true {
+            let error = ioctl(fd, request, argument)
+            if error != .interrupted { return error }
+        }
+    }
+
+    /// `call` on a typed struct.
+    func call<T>(_ fd: Int32, _ request: UInt, _ value: inout T) -> Errno? {
+        withUnsafeMutableBytes(of: &value) { call(fd, request, $0.baseAddress!) }
+    }
+
+    /// The node behind a path: stable names resolved, plain nodes as they are.
+    func resolve(_ path: String) -> String {
+        stableNames().first { $0.name == path }?.node ?? path
+    }
+}
+
+/// The real thing: libv4l2 (with its format conversion) and the kernel.
+public final class LinuxVideoDeviceSystem: VideoDeviceSystem {
+    public init() {}
+
+    public func open(_ path: String) -> Result<Int32, Errno> {
+        let fd = cv4l2_open(path, O_RDWR | O_NONBLOCK | O_CLOEXEC)
+        return fd >= 0 ? .success(fd) : .failure(.current)
+    }
+
+    public func close(_ fd: Int32) { _ = cv4l2_close(fd) }
+
+    public func ioctl(_ fd: Int32, _ request: UInt, _ argument: UnsafeMutableRawPointer) -> Errno? {
+        cv4l2_ioctl(fd, request, argument) == 0 ? nil : .current
+    }
+
+    public func mmap(length: Int, fd: Int32, offset: Int64) -> Result<UnsafeMutableRawPointer, Errno> {
+        guard let address = cv4l2_mmap(length, fd, offset), address != cv4l2_map_failed() else { return .failure(.current) }
+        return .success(address)
+    }
+
+    public func munmap(_ address: UnsafeMutableRawPointer, length: Int) { _ = cv4l2_munmap(address, length) }
+
+    public func poll(_ fd: Int32, timeoutMilliseconds: Int32) -> PollOutcome {
+        var entry = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
+        let n = Glibc.poll(&entry, 1, timeoutMilliseconds)
+        if n < 0 { return errno == EINTR ? .interrupted : .hangUp }
+        if n == 0 { return .timedOut }
+        if entry.revents & Int16(POLLERR | POLLHUP | POLLNVAL) != 0 { return .hangUp }
+        return .readable
+    }
+
+    public func deviceNodes() -> [String] {
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: "/dev")) ?? []
+        return names.filter { $0.hasPrefix("video") && Int($0.dropFirst(5)) != nil }
+            .sorted { Int($0.dropFirst(5))! < Int($1.dropFirst(5))! }
+            .map { "/dev/" + $0 }
+    }
+
+    public func stableNames() -> [(name: String, node: String)] {
+        var result: [(String, String)] = []
+        for dir in ["/dev/v4l/by-id", "/dev/v4l/by-path"] {
+            for name in ((try? FileManager.default.contentsOfDirectory(atPath: dir)) ?? []).sorted() {
+                let path = dir + "/" + name
+                if let target = try? FileManager.default.destinationOfSymbolicLink(atPath: path) {
+                    let node = target.hasPrefix("/") ? target : URL(fileURLWithPath: dir).appendingPathComponent(target).standardizedFileURL.path
+                    result.append((path, node))
+                }
+            }
+        }
+        return result
+    }
+
+    public func exists(_ path: String) -> Bool { FileManager.default.fileExists(atPath: path) }
+}

@@ -1,0 +1,163 @@
+import CV4L2
+import Capture
+import DockCore
+import Foundation
+import Testing
+import TestSupport
+
+@Suite struct V4L2CameraTests {
+    var request: CaptureRequest {
+        var r = CaptureRequest()
+        r.size = PixelSize(width: 512, height: 512)
+        r.stallTimeout = 0.6
+        return r
+    }
+
+    @Test func streamsMJPEGWithStampsFromTheDriver() throws {
+        let device = CameraFixtures.webcam()
+        let jpeg = try CameraFixtures.jpeg()
+        device.append(Array(repeating: .frame(jpeg), count: 5))
+        var r = request
+        r.decodeScale = .half
+        let camera = try V4L2Camera(path: device.path, request: r, system: device)
+        #expect(camera.format == .mjpeg && camera.captureSize == PixelSize(width: 512, height: 512))
+        #expect(camera.size == PixelSize(width: 256, height: 256))
+        for sequence in 0..<5 {
+            let frame = try #require(try camera.nextFrame())
+            #expect(frame.stamp.sequence == UInt64(sequence))
+            #expect(abs(frame.stamp.time.seconds - (1000 + Double(sequence) / 30)) < 1e-5)
+            #expect(frame.size == PixelSize(width: 256, height: 256))
+        }
+        #expect(camera.counters.delivered == 5 && camera.droppedFrames == 0)
+        camera.close()
+        #expect(device.openDescriptorCount == 0 && device.liveMappingCount == 0 && !device.isStreaming)
+    }
+
+    @Test func decodesYUYVWithoutChangingThePicture() throws {
+        let device = CameraFixtures.webcam()
+        device.append([.frame(CameraFixtures.yuyv(width: 64, height: 48))])
+        var r = request
+        r.size = PixelSize(width: 64, height: 48)
+        r.pixelFormat = .gray
+        let camera = try V4L2Camera(path: device.path, request: r, system: device)
+        #expect(camera.format == .yuyv)
+        let frame = try #require(try camera.nextFrame())
+        #expect(frame.format == .gray && frame.size == PixelSize(width: 64, height: 48))
+        #expect(frame.pixels[10 * 64 + 20] == 30 && frame.pixels[47 * 64 + 63] == 110)
+    }
+
+    @Test func errorFlaggedBuffersAreDroppedAndCounted() throws {
+        let device = CameraFixtures.webcam()
+        let jpeg = try CameraFixtures.jpeg()
+        device.append([.frame(jpeg), .errorFrame(jpeg), .frame(jpeg)])
+        let camera = try V4L2Camera(path: device.path, request: request, system: device)
+        let sequences = try [camera.nextFrame(), camera.nextFrame()].map { $0?.stamp.sequence }
+        #expect(sequences == [0, 2])
+        #expect(camera.counters.errorFrames == 1 && camera.droppedFrames == 1)
+    }
+
+    @Test func corruptJPEGIsDroppedAndTheStreamGoesOn() throws {
+        let device = CameraFixtures.webcam()
+        let jpeg = try CameraFixtures.jpeg()
+        device.append([.frame(Array(jpeg.prefix(jpeg.count / 3))), .frame(jpeg)])
+        let camera = try V4L2Camera(path: device.path, request: request, system: device)
+        #expect(try camera.nextFrame()?.stamp.sequence == 1)
+        #expect(camera.counters.corruptFrames == 1)
+    }
+
+    @Test func driverSequenceGapsAreCounted() throws {
+        let device = CameraFixtures.webcam()
+        let jpeg = try CameraFixtures.jpeg()
+        device.append([.frame(jpeg), .lost(3), .frame(jpeg)])
+        let camera = try V4L2Camera(path: device.path, request: request, system: device)
+        _ = try camera.nextFrame()
+        #expect(try camera.nextFrame()?.stamp.sequence == 4)
+        #expect(camera.counters.sequenceGaps == 3)
+    }
+
+    @Test func alwaysTheNewestFrame() throws {
+        let device = CameraFixtures.webcam()
+        device.framesPerPoll = 3
+        let jpeg = try CameraFixtures.jpeg()
+        device.append(Array(repeating: .frame(jpeg), count: 3))
+        let camera = try V4L2Camera(path: device.path, request: request, system: device)
+        #expect(try camera.nextFrame()?.stamp.sequence == 2)
+        #expect(camera.counters.skippedForNewer == 2 && camera.counters.sequenceGaps == 0)
+    }
+
+    @Test func interruptedCallsAreRetried() throws {
+        let device = CameraFixtures.webcam()
+        device.append([.frame(try CameraFixtures.jpeg())])
+        device.inject([.interrupted, .interrupted], into: CV4L2_VIDIOC_DQBUF)
+        device.inject([.interrupted], into: CV4L2_VIDIOC_QUERYCAP)
+        let camera = try V4L2Camera(path: device.path, request: request, system: device)
+        #expect(try camera.nextFrame()?.stamp.sequence == 0)
+    }
+
+    @Test func unplugMidStreamIsReportedAsDisconnected() throws {
+        let device = CameraFixtures.webcam()
+        device.append([.frame(try CameraFixtures.jpeg()), .unplug])
+        let camera = try V4L2Camera(path: device.path, request: request, system: device)
+        _ = try camera.nextFrame()
+        #expect {
+            try camera.nextFrame()
+        } throws: { error in
+            (error as? FrameSourceError)?.kind == .disconnected
+        }
+        camera.close()
+        #expect(device.openDescriptorCount == 0 && device.liveMappingCount == 0)
+    }
+
+    @Test func enodevFromDQBUFIsADisconnectToo() throws {
+        let device = CameraFixtures.webcam()
+        device.append([.frame(try CameraFixtures.jpeg())])
+        let camera = try V4L2Camera(path: device.path, request: request, system: device)
+        device.inject([.noDevice], into: CV4L2_VIDIOC_DQBUF)
+        #expect {
+            try camera.nextFrame()
+        } throws: { error in
+            (error as? FrameSourceError)?.kind == .disconnected
+        }
+    }
+
+    @Test func stalledStreamIsATimeout() throws {
+        let device = CameraFixtures.webcam()
+        let camera = try V4L2Camera(path: device.path, request: request, system: device)
+        #expect {
+            try camera.nextFrame()
+        } throws: { error in
+            (error as? FrameSourceError)?.kind == .timeout
+        }
+    }
+
+    @Test func hundredUnplugCyclesLeakNothing() throws {
+        let device = CameraFixtures.webcam()
+        let jpeg = try CameraFixtures.jpeg()
+        for _ in 0..<100 {
+            device.replug()
+            device.append([.frame(jpeg), .unplug])
+            let camera = try V4L2Camera(path: device.path, request: request, system: device)
+            _ = try camera.nextFrame()
+            #expect(throws: FrameSourceError.self) { try camera.nextFrame() }
+            camera.close()
+            #expect(device.openDescriptorCount == 0 && device.liveMappingCount == 0)
+        }
+    }
+
+    @Test func openFailuresSayWhatToDo() {
+        let device = CameraFixtures.webcam()
+        #expect {
+            try V4L2Camera(path: "/dev/video7", system: device)
+        } throws: { error in
+            guard case .cannotOpen(let path, _)? = error as? CaptureError else { return false }
+            return path == "/dev/video7"
+        }
+        let unusable = ScriptedVideoDevice(formats: [.init(FourCC("H264"), "H.264", compressed: true, sizes: [(1280, 720, [30])])])
+        #expect {
+            try V4L2Camera(path: unusable.path, system: unusable)
+        } throws: { error in
+            (error as? CaptureError)?.description.contains("offers no format OpenDock can decode (offered: H264)") == true
+        }
+        #expect(unusable.openDescriptorCount == 0)
+    }
+}
