@@ -29,7 +29,7 @@ public struct SessionStatus: Sendable {
 /// Time is the source's media time: the gimbal, the feeder's schedule and the controller all run
 /// on it, so a run repeats exactly whatever the machine's speed. Wall time is measured per stage
 /// for the latency report, and `realTime` paces frames to the media clock.
-public final class ClosedLoopSession {
+public final class ClosedLoopSession: PipelineSession {
     public let configuration: SessionConfiguration
     public let detectorName: String
     /// Set when the requested detector was replaced by a fallback; says why.
@@ -70,32 +70,27 @@ public final class ClosedLoopSession {
         case .file(let path):
             scene = nil
             // Without a gimbal the detector never needs more than about 640 pixels across.
-            let scale: DecodeScale = configuration.gimbal == .none ? Self.decodeScale(forWidthAtLeast: 640, path: path) : .full
+            let scale: DecodeScale = configuration.resolvedGimbal == .dryRun ? Self.decodeScale(forWidthAtLeast: 640, path: path) : .full
             do {
                 let file = try VideoFileSource(path: path, scale: scale)
                 source = file
-                worldIntrinsics = CameraIntrinsics(horizontalFieldOfView: configuration.sourceFieldOfView * .pi / 180, size: file.size)
+                worldIntrinsics = CameraIntrinsics(horizontalFieldOfView: configuration.resolvedFieldOfView * .pi / 180, size: file.size)
             } catch {
                 throw SessionError(error.message)
             }
+        case .camera:
+            throw SessionError("a live camera runs in LiveSession, not in the closed-loop simulation")
         }
         sourceSummary = source.summary
 
-        // Detector, with the Haar fallback when the model is missing or broken.
-        do {
-            let built = try DetectorFactory.makeFaceDetector(configuration.detector,
-                                                             registry: .standard(userDirectory: configuration.modelsDirectory),
-                                                             inputWidth: configuration.detectorInputWidth)
-            detector = built.detector
-            detectorFallback = built.fallbackReason
-        } catch {
-            throw SessionError("no face detector could be built: \(error)")
-        }
+        let built = try configuration.makeFaceDetector()
+        detector = built.detector
+        detectorFallback = built.fallbackReason
         detectorName = detector.name
 
         // Motors and the camera they carry.
         let backend: any MotorBackend
-        switch configuration.gimbal {
+        switch configuration.resolvedGimbal {
         case .sim:
             guard configuration.viewSize.width <= source.size.width * 2 else {
                 throw SessionError("--view \(configuration.viewSize) is far larger than the source \(source.size); choose a smaller view")
@@ -112,7 +107,7 @@ public final class ClosedLoopSession {
             self.gimbal = gimbal
             backend = gimbal
             camera = virtual.cameraInformation
-        case .none:
+        case .dryRun:
             virtualCamera = nil
             gimbal = nil
             backend = NullMotorBackend()

@@ -19,18 +19,25 @@ public struct DockdOptions: Sendable {
     public static let help = """
     dockd — keeps a camera on a motorized gimbal pointed at the person in view.
 
-    Usage: dockd [--demo | --source FILE] [options]
+    Usage: dockd [--demo | --source FILE | --camera DEVICE] [options]
 
     Source
-      --demo                  run on the generated demo scene (the default without --source)
+      --demo                  run on the generated demo scene (the default)
       --source FILE           a recorded video: MJPEG AVI, MP4/H.264, MKV, anything FFmpeg reads
-      --hfov DEG              horizontal field of view of the recording (default 90)
+      --camera DEVICE         a live V4L2 camera: /dev/videoN or a stable /dev/v4l/by-id/… name
+                              (see dockctl devices); reopened when it comes back after an unplug
+      --size WxH              size asked of the camera (default 1280x720; MJPEG preferred)
+      --fps N                 frame rate asked of the camera (default 30)
+      --calibration FILE      OpenCV calibration (YAML or JSON) for the camera's intrinsics
+      --hfov DEG              horizontal field of view of the recording (default 90) or of the
+                              camera when there is no calibration (default 70)
       --media DIR             photos for the demo scene (default ./.cache/media or $OPENDOCK_MEDIA)
 
     Gimbal and camera
       --gimbal sim|none       sim: closed loop, a simulated gimbal turns a virtual camera inside
-                              the recording (default); none: dry run on the recording's own frames,
-                              commands are computed and counted but nothing moves
+                              the recording (default for recordings); none: dry run on the source's
+                              own frames, commands are computed and counted but nothing moves
+                              (default, and for now the only choice, with --camera)
       --view WxH              image size of the camera on the gimbal (default 1280x720)
       --view-hfov DEG         its horizontal field of view (default 60)
       --max-speed DEG_S       simulated gimbal top speed (default 172)
@@ -87,6 +94,15 @@ public struct DockdOptions: Sendable {
             case "-h", "--help": options.showHelp = true
             case "--demo": sawDemo = true; c.source = .demo
             case "--source": c.source = .file(try value(argument))
+            case "--camera": c.source = .camera(try value(argument))
+            case "--size":
+                let text = try value(argument)
+                guard let size = PixelSize(parsing: text), (16...8192).contains(size.width), (16...8192).contains(size.height) else {
+                    throw UsageError("--size expects WIDTHxHEIGHT, got '\(text)'")
+                }
+                c.captureSize = size
+            case "--fps": c.captureFrameRate = try number(argument, in: 1...240)
+            case "--calibration": c.calibrationFile = try value(argument)
             case "--hfov": c.sourceFieldOfView = try number(argument, in: 10...170)
             case "--media": c.mediaDirectory = try value(argument)
             case "--gimbal":
@@ -122,7 +138,13 @@ public struct DockdOptions: Sendable {
                                                          : "unexpected argument '\(argument)' (see dockd --help)")
             }
         }
-        if sawDemo, case .file = c.source { throw UsageError("--demo and --source exclude each other") }
+        var sources = sawDemo ? 1 : 0
+        if arguments.contains("--source") { sources += 1 }
+        if arguments.contains("--camera") { sources += 1 }
+        if sources > 1 { throw UsageError("--demo, --source and --camera exclude each other") }
+        if c.gimbal == .sim, case .camera = c.source {
+            throw UsageError("--gimbal sim cannot move a real camera; use --gimbal none with --camera")
+        }
         options.configuration = c
         return options
     }

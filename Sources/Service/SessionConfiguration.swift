@@ -11,20 +11,27 @@ public enum SourceChoice: Sendable, Equatable {
     case demo
     /// A recorded video file.
     case file(String)
+    /// A live V4L2 camera: a device node or a stable name such as /dev/v4l/by-id/….
+    case camera(String)
 }
 
 public enum GimbalChoice: String, Sendable, CaseIterable {
     /// The simulated gimbal; the file is the wide world and a virtual camera renders its view.
     case sim
     /// No motors: the pipeline runs on the file's frames and only reports its commands.
-    case none
+    case dryRun = "none"
 }
 
 /// Everything one run of the pipeline needs; built from dockd's options.
 public struct SessionConfiguration: Sendable {
     public var source: SourceChoice = .demo
-    /// Horizontal field of view of the recording (degrees); the demo scene knows its own.
-    public var sourceFieldOfView: Double = 90
+    /// Horizontal field of view of the recording or camera (degrees); nil = 90° for a
+    /// recording (a wide shot), a typical webcam's 70° for a camera. The demo knows its own.
+    public var sourceFieldOfView: Double?
+    /// Live capture: the size and rate asked of the camera, and an optional calibration file.
+    public var captureSize = PixelSize(width: 1280, height: 720)
+    public var captureFrameRate = 30.0
+    public var calibrationFile: String?
     public var viewSize = PixelSize(width: 1280, height: 720)
     public var viewFieldOfView: Double = 60
     public var trackRate: Double = 30
@@ -32,7 +39,8 @@ public struct SessionConfiguration: Sendable {
     public var detectorInputWidth = 320
     public var modelsDirectory: String?
     public var mediaDirectory: String?
-    public var gimbal: GimbalChoice = .sim
+    /// nil = `sim` for recordings and the demo, `none` for a live camera.
+    public var gimbal: GimbalChoice?
     public var gimbalModel = GimbalModel()
     public var framing = FramingConfiguration()
     public var outputVideo: String?
@@ -44,6 +52,18 @@ public struct SessionConfiguration: Sendable {
     public var openCVThreads: Int?
 
     public init() {}
+
+    public var resolvedGimbal: GimbalChoice {
+        if let gimbal { return gimbal }
+        if case .camera = source { return .dryRun }
+        return .sim
+    }
+
+    public var resolvedFieldOfView: Double {
+        if let sourceFieldOfView { return sourceFieldOfView }
+        if case .camera = source { return CameraIntrinsicsSource.defaultFieldOfView }
+        return 90
+    }
 
     /// The demo scene's photos: the given directory, $OPENDOCK_MEDIA, or ./.cache/media.
     public var resolvedMediaDirectory: String {

@@ -8,8 +8,11 @@ dockctl — OpenDock's control and benchmark tool.
 Usage: dockctl COMMAND [options]
 
 Commands
-  bench     run the pipeline on the demo scene; print fps and per-stage latency
-  help      this text (dockctl COMMAND --help for a command's options)
+  devices       list V4L2 cameras: stable names, formats, sizes, rates, controls (--json)
+  capture       stream frames from a camera and check sizes, sequence numbers, timestamps
+  bench         run the pipeline on the demo scene; print fps and per-stage latency
+  bench-decode  MJPEG decode time per frame at full, 1/2 and 1/4 scale
+  help          this text (dockctl COMMAND --help for a command's options)
 """
 
 func fail(_ message: String, status: Int32) -> Never {
@@ -34,6 +37,41 @@ case "bench":
     do {
         let report = try bench.run { FileHandle.standardError.write(Data("dockctl: \($0)\n".utf8)) }
         print(report)
+    } catch {
+        fail(error.message, status: 1)
+    }
+case "devices":
+    if arguments.contains("--help") { print(DevicesCommand.help); exit(0) }
+    do {
+        let (output, warnings) = try DevicesCommand.run(arguments: arguments)
+        for warning in warnings { FileHandle.standardError.write(Data("dockctl: \(warning)\n".utf8)) }
+        print(output)
+    } catch {
+        fail(error.message, status: 64)
+    }
+case "capture":
+    if arguments.contains("--help") { print(CaptureCommand.help); exit(0) }
+    let capture: CaptureCommand
+    do { capture = try CaptureCommand(arguments: arguments) } catch { fail(error.message, status: 64) }
+    do {
+        let report = try capture.run()
+        if capture.json {
+            let encoder = JSONEncoder()
+            encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
+            print(String(decoding: (try? encoder.encode(report)) ?? Data(), as: UTF8.self))
+        } else {
+            print(CaptureCommand.describe(report))
+        }
+        exit(report.passed ? 0 : 1)
+    } catch {
+        fail(error.message, status: 1)
+    }
+case "bench-decode":
+    if arguments.contains("--help") { print(DecodeBenchCommand.help); exit(0) }
+    let bench: DecodeBenchCommand
+    do { bench = try DecodeBenchCommand(arguments: arguments) } catch { fail(error.message, status: 64) }
+    do {
+        print(try bench.run { FileHandle.standardError.write(Data("dockctl: \($0)\n".utf8)) })
     } catch {
         fail(error.message, status: 1)
     }

@@ -23,14 +23,15 @@ let stop = StopFlag()
 let signalSources = stop.installSignalHandlers()
 let log = { (line: String) in FileHandle.standardError.write(Data("dockd: \(line)\n".utf8)) }
 
-let session: ClosedLoopSession
+let session: any PipelineSession
 do {
-    session = try ClosedLoopSession(configuration: options.configuration)
+    session = try options.configuration.makeSession()
 } catch {
     fail(error.message, status: 1)
 }
+(session as? LiveSession)?.log = log
 log("source \(session.sourceSummary)")
-log("gimbal \(options.configuration.gimbal.rawValue), detector \(session.detectorName), track rate \(Int(options.configuration.trackRate)) Hz")
+log("gimbal \(options.configuration.resolvedGimbal.rawValue), detector \(session.detectorName), track rate \(Int(options.configuration.trackRate)) Hz")
 if let fallback = session.detectorFallback { log(fallback) }
 
 let statusLine = StatusLine()

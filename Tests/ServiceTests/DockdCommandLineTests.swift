@@ -17,7 +17,7 @@ import TestSupport
                                         "--frames", "9", "--quiet", "--threads", "1", "--latency", "80", "--max-speed", "90",
                                         "--accel", "300", "--media", "/media"])
         let c = o.configuration
-        #expect(c.source == .file("a.avi") && c.sourceFieldOfView == 100 && c.gimbal == .none)
+        #expect(c.source == .file("a.avi") && c.sourceFieldOfView == 100 && c.gimbal == .dryRun)
         #expect(c.viewSize.width == 640 && c.viewFieldOfView == 50 && c.trackRate == 15 && c.detector == .haar)
         #expect(c.detectorInputWidth == 480 && c.modelsDirectory == "/m" && c.outputVideo == "o.avi" && o.tracePath == "t.csv")
         #expect(!c.realTime && c.maximumDuration == 3 && c.maximumFrames == 9 && o.quiet && c.openCVThreads == 1)

@@ -1,4 +1,5 @@
 import CV4L2
+import DockCore
 import Capture
 import Foundation
 import Glibc
@@ -75,15 +76,17 @@ public final class ScriptedVideoDevice: VideoDeviceSystem, @unchecked Sendable {
     private var buffers: [UnsafeMutableRawPointer] = []
     private var bufferSize = 0
     private var queued: [Int] = []
-    private var filled: [(index: Int, used: Int, flags: UInt32, sequence: UInt32)] = []
+    private var filled: [(index: Int, used: Int, flags: UInt32, sequence: UInt32, time: Double)] = []
     private var streaming = false
     private var sequence: UInt32 = 0
     private var current: (fourcc: FourCC, width: Int, height: Int)
     private var values: [UInt32: Int64] = [:]
     private var injected: [UInt: [Errno]] = [:]
     public private(set) var ioctlCount = 0
-    /// Monotonic time of sequence 0, in seconds.
+    /// Monotonic time of sequence 0, in seconds; frames follow at `framePeriod`.
     public var timeOrigin = 1000.0
+    /// Stamp each frame with the real CLOCK_MONOTONIC time it was delivered, like a driver.
+    public var stampsWithRealTime = false
 
     public init(path: String = "/dev/video0", stableName: String = "/dev/v4l/by-id/usb-Scripted_Camera-video-index0",
                 formats: [Format], controls: [Control] = []) {
@@ -191,7 +194,8 @@ public final class ScriptedVideoDevice: VideoDeviceSystem, @unchecked Sendable {
         let index = queued.removeFirst()
         let count = min(bytes.count, bufferSize)
         bytes.withUnsafeBytes { buffers[index].copyMemory(from: $0.baseAddress!, byteCount: count) }
-        filled.append((index, count, flags, sequence))
+        let time = stampsWithRealTime ? SystemMonotonicClock().now.seconds : timeOrigin + Double(sequence) * framePeriod
+        filled.append((index, count, flags, sequence, time))
         sequence &+= 1
     }
 
@@ -299,7 +303,7 @@ public final class ScriptedVideoDevice: VideoDeviceSystem, @unchecked Sendable {
             buffer.bytesused = UInt32(f.used)
             buffer.flags = f.flags | UInt32(V4L2_BUF_FLAG_TIMESTAMP_MONOTONIC)
             buffer.sequence = f.sequence
-            let t = timeOrigin + Double(f.sequence) * framePeriod
+            let t = f.time
             buffer.timestamp = timeval(tv_sec: Int(t), tv_usec: Int(((t - t.rounded(.down)) * 1e6).rounded()))
             p.storeBytes(of: buffer, as: v4l2_buffer.self)
         case CV4L2_VIDIOC_STREAMON:

@@ -109,6 +109,13 @@ int32_t cvs_cascade_detect(cvs_cascade *cascade, cvs_view image, int32_t input_w
                            int32_t min_size, cvs_face *faces, int32_t capacity);
 void cvs_cascade_free(cvs_cascade *cascade);
 
+// MARK: - Calibration files
+
+/// Reads an OpenCV calibration file (YAML or JSON, as cv::FileStorage and OpenCV's calibration
+/// sample write them): camera_matrix (3×3) and image_width / image_height. k receives the
+/// matrix row-major. Returns CVS_OK or CVS_ERROR with the reason.
+int32_t cvs_read_calibration(const char *path, double *k, int32_t *width, int32_t *height);
+
 // MARK: - Video files
 
 typedef struct cvs_capture cvs_capture;

@@ -1,0 +1,217 @@
+import Bench
+import Capture
+import DockCore
+import DockKit
+import Foundation
+import Motion
+import Synchronization
+import Tracking
+import Vision
+
+/// The pipeline on a live V4L2 camera, in wall time, on three threads:
+/// - capture: the camera (reopened when it comes back after an unplug) into a newest-only mailbox;
+/// - detection (the caller's thread): newest frame → detector → observations → tracker;
+/// - control: `track` calls at the feeder's fixed rate from the tracker's latest state, plus the
+///   deadman, so commands keep their rate however long detection takes.
+public final class LiveSession: PipelineSession {
+    public let configuration: SessionConfiguration
+    public let sourceSummary: String
+    public let detectorName: String
+    public let detectorFallback: String?
+    private let detector: any Detector
+    private let accessory: DockAccessory
+    private let capture: CaptureThread
+    private let cancellation: CaptureCancellation
+    private let intrinsics: CameraIntrinsicsSource
+    private let clock = SystemMonotonicClock()
+    private let events = Locked<[CameraEvent]>([])
+
+    /// What the detection thread shares with the control thread.
+    private struct Shared: Sendable {
+        var tracker = SubjectTracker()
+        var selector = SubjectSelector()
+        var camera: CameraInformation?
+        var trackCalls = 0
+        var rateErrors = 0
+        var commandLatencies: [Double] = []
+    }
+    private let shared = Locked(Shared())
+
+    public init(configuration: SessionConfiguration, system: any VideoDeviceSystem = LinuxVideoDeviceSystem()) throws(SessionError) {
+        guard case .camera(let path) = configuration.source else { throw SessionError("LiveSession needs a camera source") }
+        guard configuration.resolvedGimbal == .dryRun else {
+            throw SessionError("--gimbal sim turns a virtual camera inside a recording and cannot move a real camera; use --gimbal none with --camera until a motor backend is configured")
+        }
+        self.configuration = configuration
+        var calibration: CameraCalibration?
+        if let file = configuration.calibrationFile {
+            do { calibration = try CameraCalibration.load(file) } catch { throw SessionError(error.message) }
+        }
+        intrinsics = CameraIntrinsicsSource(calibration: calibration, fieldOfView: configuration.sourceFieldOfView)
+
+        var request = CaptureRequest()
+        request.size = configuration.captureSize
+        request.frameRate = configuration.captureFrameRate
+        // Decode no larger than the detector can use (it shrinks to detectorInputWidth anyway).
+        let wanted = max(2 * configuration.detectorInputWidth, 640)
+        request.decodeScale = DecodeScale.allCases.reversed().first { $0.scaled(configuration.captureSize.width) >= wanted } ?? .full
+
+        // Opened here first, so a missing or unusable camera is refused before anything moves.
+        let camera: ReconnectingCamera
+        let events = self.events
+        do {
+            camera = try ReconnectingCamera(path: path, request: request, system: system) { event in
+                events.withLock { $0.append(event) }
+            }
+        } catch {
+            throw SessionError(error.description)
+        }
+        sourceSummary = camera.summary
+        cancellation = camera.cancellation
+        let handOver = UncheckedBox(camera)
+        capture = CaptureThread(name: "opendock.capture") { handOver.value }
+
+        let built = try configuration.makeFaceDetector()
+        detector = built.detector
+        detectorFallback = built.fallbackReason
+        detectorName = detector.name
+        accessory = DockAccessory(name: NullMotorBackend().name, backend: NullMotorBackend(), clock: clock, framing: configuration.framing)
+    }
+
+    /// Receives one line per camera event (docked, undocked), on the detection thread.
+    public var log: (String) -> Void = { _ in }
+
+    private func reportCameraEvents() {
+        for event in events.withLock({ e in defer { e.removeAll() }; return e }) {
+            switch event {
+            case .docked(let summary): log("camera docked: \(summary)")
+            case .undocked(let reason): log("camera undocked: \(reason); waiting for it to come back")
+            }
+        }
+    }
+
+    public func run(stop: StopFlag, status: ((SessionStatus) -> Void)?) throws(SessionError) -> SessionSummary {
+        var summary = SessionSummary()
+        summary.detectorName = detectorName
+        let start = clock.now
+        var feeder: TrackFeeder
+        do { feeder = try TrackFeeder(rate: configuration.trackRate) } catch { throw SessionError("--rate: \(error)") }
+
+        let controlDone = Locked(false)
+        let control = ControlLoop(accessory: accessory, shared: shared, clock: clock, stop: stop)
+        let controlThread = Thread { [feeder] in
+            var schedule = feeder
+            control.run(feeder: &schedule)
+            controlDone.withLock { $0 = true }
+        }
+        controlThread.name = "opendock.control"
+        controlThread.start()
+
+        defer {
+            stop.set()
+            cancellation.cancel()
+            capture.stop()
+            while !controlDone.withLock({ $0 }) { Thread.sleep(forTimeInterval: 0.005) }
+            accessory.stopMotors(at: clock.now)
+            // The capture thread closes the camera when it ends; give it a second.
+            let deadline = clock.now.advanced(bySeconds: 1)
+            while !capture.isFinished && clock.now < deadline { Thread.sleep(forTimeInterval: 0.005) }
+        }
+
+        while !stop.isSet {
+            reportCameraEvents()
+            if let limit = configuration.maximumFrames, summary.frames >= limit { break }
+            if let limit = configuration.maximumDuration, clock.now.seconds(since: start) > limit { break }
+            let frame: Frame
+            do {
+                guard let next = try capture.mailbox.take(timeout: 0.25) else {
+                    if capture.mailbox.closed { break }
+                    continue
+                }
+                frame = next
+            } catch {
+                throw SessionError(error.message)
+            }
+            let begin = clock.now
+            summary.timings.record("capture→ready", milliseconds: begin.seconds(since: frame.stamp.time) * 1000)
+            let detections: [Detection]
+            do { detections = try detector.detect(frame) } catch {
+                summary.detectorFailures += 1
+                detections = []
+            }
+            let observations = ObservationMapper().observations(from: detections)
+            let camera = intrinsics.cameraInformation(size: frame.size)
+            let selected = shared.withLock { s -> TrackedSubject? in
+                s.camera = camera
+                s.tracker.update(with: observations, stamp: frame.stamp)
+                return s.selector.select(from: s.tracker.confirmedSubjects)
+            }
+            let end = clock.now
+            summary.timings.record("detect+track", milliseconds: end.seconds(since: begin) * 1000)
+            summary.timings.record("capture→tracked", milliseconds: end.seconds(since: frame.stamp.time) * 1000)
+            summary.frames += 1
+            status?(SessionStatus(frame: summary.frames, totalFrames: configuration.maximumFrames, mediaTime: end.seconds(since: start),
+                                  wallSeconds: end.seconds(since: start), pose: Vector3D(), selectedID: selected?.id,
+                                  inViewShare: nil, lastCenteringError: nil))
+        }
+
+        let totals = shared.withLock { $0 }
+        summary.trackCalls = totals.trackCalls
+        summary.rateContractErrors = totals.rateErrors
+        for latency in totals.commandLatencies { summary.timings.record("capture→command", milliseconds: latency) }
+        summary.droppedFrames = capture.mailbox.replaced
+        summary.wallSeconds = clock.now.seconds(since: start)
+        summary.mediaSeconds = summary.wallSeconds
+        summary.finalCommand = Vector3D()
+        summary.stoppedBySignal = stop.signalReceived != nil
+        summary.deadmanStops = accessory.motors.deadmanStops
+        return summary
+    }
+
+    /// The control thread's loop: sleeps to each tick of the feeder's schedule.
+    private struct ControlLoop: @unchecked Sendable {
+        let accessory: DockAccessory
+        let shared: Locked<Shared>
+        let clock: SystemMonotonicClock
+        let stop: StopFlag
+
+        func run(feeder: inout TrackFeeder) {
+            while !stop.isSet {
+                let now = clock.now
+                if feeder.isDue(at: now) {
+                    let (observations, camera) = shared.withLock { s -> ([Observation], CameraInformation?) in
+                        let subject = s.tracker.confirmedSubjects.first { $0.id == s.selector.selectedID }
+                        return (feeder.observations(for: subject, at: now), s.camera)
+                    }
+                    if let camera {
+                        do {
+                            try accessory.submit(observations, camera: camera, at: now)
+                            shared.withLock { s in
+                                s.trackCalls += 1
+                                if let o = observations.first { s.commandLatencies.append(clock.now.seconds(since: o.stamp.time) * 1000) }
+                            }
+                        } catch {
+                            shared.withLock { $0.rateErrors += 1 }
+                        }
+                    }
+                }
+                accessory.service(at: now)
+                let wait = (feeder.nextDue ?? now).seconds(since: clock.now)
+                Thread.sleep(forTimeInterval: min(max(wait, 0.0005), 0.05))
+            }
+        }
+    }
+}
+
+/// A mutex-protected value that closures and threads can share by reference.
+final class Locked<Value: Sendable>: Sendable {
+    private let mutex: Mutex<Value>
+    init(_ value: Value) { mutex = Mutex(value) }
+    func withLock<R>(_ body: (inout Value) throws -> R) rethrows -> R { try mutex.withLock { try body(&$0) } }
+}
+
+/// Moves a value built on one thread to the thread that will own it from then on.
+private final class UncheckedBox<T>: @unchecked Sendable {
+    let value: T
+    init(_ value: T) { self.value = value }
+}

@@ -1,0 +1,41 @@
+import Capture
+import DockCore
+import Foundation
+import Testing
+import TestSupport
+@testable import Service
+
+@Suite struct DeviceCommandsTests {
+    @Test func devicesPrintsForPeopleAndJSONForScripts() throws {
+        let device = CameraFixtures.webcam()
+        let text = try DevicesCommand.run(arguments: [], system: device).output
+        #expect(text.hasPrefix("/dev/video0  Scripted Camera") && text.contains("also: \(device.stableName)"))
+        let json = try DevicesCommand.run(arguments: ["--json"], system: device).output
+        let decoded = try JSONDecoder().decode([V4L2DeviceInfo].self, from: Data(json.utf8))
+        #expect(decoded.first?.formats.first?.fourcc == .mjpeg)
+        #expect(throws: UsageError.self) { try DevicesCommand.run(arguments: ["--xml"], system: device) }
+    }
+
+    @Test func captureChecksSequenceTimestampsAndSizes() throws {
+        let device = CameraFixtures.webcam()
+        device.append(Array(repeating: .frame(try CameraFixtures.jpeg()), count: 40))
+        var command = try CaptureCommand(arguments: ["--device", device.path, "--frames", "30", "--size", "512x512", "--scale", "2"])
+        command.request.stallTimeout = 0.4
+        let report = try command.run(system: device)
+        #expect(report.passed && report.frames == 30 && report.size == "256x256")
+        #expect(abs(report.measuredFrameRate - 30) < 0.01)
+        #expect(CaptureCommand.describe(report).hasSuffix("PASS"))
+    }
+
+    @Test func captureReportsAStreamThatBreaksOff() throws {
+        let device = CameraFixtures.webcam()
+        device.append([.frame(try CameraFixtures.jpeg()), .unplug])
+        var command = try CaptureCommand(arguments: ["--device", device.path, "--size", "512x512"])
+        command.request.stallTimeout = 0.4
+        #expect {
+            try command.run(system: device)
+        } throws: { error in
+            (error as? SessionError)?.message.contains("after 1 frames") == true
+        }
+    }
+}
