@@ -116,3 +116,19 @@ extern "C" int32_t cvs_blur(cvs_view image, double sigma) {
         return CVS_OK;
     });
 }
+
+extern "C" int32_t cvs_add_noise(cvs_view image, double sigma, uint64_t seed) {
+    return guarded("add_noise", CVS_ERROR, [&] {
+        require(image, "image");
+        if (sigma <= 0) return CVS_OK;
+        cv::Mat m = mat(image);
+        cv::Mat noise(m.size(), CV_16SC(m.channels()));
+        cv::RNG rng(seed);
+        rng.fill(noise, cv::RNG::NORMAL, cv::Scalar::all(0), cv::Scalar::all(sigma));
+        cv::Mat wide;
+        m.convertTo(wide, CV_16SC(m.channels()));
+        wide += noise;
+        wide.convertTo(m, m.type());
+        return CVS_OK;
+    });
+}

@@ -66,6 +66,11 @@ extension Frame {
         try check(status, "blend")
     }
 
+    /// Gaussian sensor-like noise in place (standard deviation in gray levels), repeatable per seed.
+    public mutating func addNoise(sigma: Double, seed: UInt64) throws(ImagingError) {
+        try check(withMutableView { cvs_add_noise($0, sigma, seed) }, "noise")
+    }
+
     /// Gaussian blur in place.
     public mutating func blur(sigma: Double) throws(ImagingError) {
         try check(withMutableView { cvs_blur($0, sigma) }, "blur")

@@ -18,7 +18,8 @@ public struct DecodeBenchCommand {
 
     Usage: dockctl bench-decode [--file MJPEG.avi] [--frames N] [--media DIR]
 
-    Without --file it writes a 1280x720 MJPEG clip of the demo scene to a temporary file first.
+    Without --file it writes a 1280x720 MJPEG clip of the demo scene, with sensor-like noise, to a
+    temporary file first.
     """
 
     public init(arguments: [String]) throws(UsageError) {
@@ -52,7 +53,10 @@ public struct DecodeBenchCommand {
             let writer = try VideoWriter(path: path, size: view, fps: 30)
             for i in 0..<count {
                 let world = try scene.render(sequence: UInt64(i % scene.frameCount))
-                try writer.write(try camera.render(world, pose: Vector3D(x: 0, y: 0.02 * sin(Double(i) / 10), z: 0)))
+                var view = try camera.render(world, pose: Vector3D(x: 0, y: 0.02 * sin(Double(i) / 10), z: 0))
+                // Sensor noise, as a real webcam has: it is what makes MJPEG frames large.
+                try view.addNoise(sigma: 4, seed: UInt64(i))
+                try writer.write(view)
             }
             writer.close()
         } catch {

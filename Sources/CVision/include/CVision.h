@@ -59,6 +59,8 @@ int32_t cvs_warp_perspective(cvs_view src, cvs_view dst, const double *h, int32_
 /// of the sprite (NULL data = opaque). Parts outside dst are clipped.
 int32_t cvs_blend_sprite(cvs_view dst, cvs_view sprite, cvs_view alpha,
                          int32_t x, int32_t y, int32_t width, int32_t height);
+/// Adds Gaussian noise with the given standard deviation (in gray levels), repeatable for a seed.
+int32_t cvs_add_noise(cvs_view image, double sigma, uint64_t seed);
 /// Adds Gaussian blur with the given sigma in pixels (in place, sigma <= 0 does nothing).
 int32_t cvs_blur(cvs_view image, double sigma);
 
