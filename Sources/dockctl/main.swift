@@ -9,6 +9,7 @@ Usage: dockctl COMMAND [options]
 
 Commands
   devices       list V4L2 cameras: stable names, formats, sizes, rates, controls (--json)
+  control       read or write a camera's controls by name (zoom, focus, exposure, pan/tilt, …)
   capture       stream frames from a camera and check sizes, sequence numbers, timestamps
   bench         run the pipeline on the demo scene; print fps and per-stage latency
   bench-decode  MJPEG decode time per frame at full, 1/2 and 1/4 scale
@@ -48,6 +49,14 @@ case "devices":
         print(output)
     } catch {
         fail(error.message, status: 64)
+    }
+case "control":
+    if arguments.contains("--help") { print(ControlCommand.help); exit(0) }
+    let result: Result<String, SessionError>
+    do { result = try ControlCommand.run(arguments: arguments) } catch { fail(error.message, status: 64) }
+    switch result {
+    case .success(let output): print(output)
+    case .failure(let error): fail(error.message, status: 1)
     }
 case "capture":
     if arguments.contains("--help") { print(CaptureCommand.help); exit(0) }

@@ -39,3 +39,26 @@ import TestSupport
         }
     }
 }
+
+@Suite struct ControlCommandTests {
+    @Test func readsAndWritesControlsByName() throws {
+        let device = CameraFixtures.webcam()
+        let set = try ControlCommand.run(arguments: [device.path, "zoom_absolute=300", "privacy=1"], system: device).get()
+        #expect(set == "zoom_absolute=300\nprivacy=1")
+        let read = try ControlCommand.run(arguments: [device.path, "Zoom, Absolute"], system: device).get()
+        #expect(read == "zoom_absolute=300")
+        let list = try ControlCommand.run(arguments: [device.path], system: device).get()
+        #expect(list.contains("control pan_absolute (int) -36000…36000 step 3600"))
+    }
+
+    @Test func outOfRangeAndUnknownControlsAreRefused() throws {
+        let device = CameraFixtures.webcam()
+        guard case .failure(let error) = try ControlCommand.run(arguments: [device.path, "zoom_absolute=9999"], system: device) else {
+            Issue.record("an out-of-range value was accepted")
+            return
+        }
+        #expect(error.message.contains("range 100…500"))
+        #expect(throws: UsageError.self) { try ControlCommand.run(arguments: [device.path, "zoom_absolute=wide"], system: device) }
+        #expect(throws: UsageError.self) { try ControlCommand.run(arguments: [], system: device) }
+    }
+}

@@ -152,6 +152,8 @@ public final class ScriptedVideoDevice: VideoDeviceSystem, @unchecked Sendable {
         lock.withLock {
             guard present else { return .hangUp }
             guard streaming else { return .timedOut }
+            // A poll that does not wait lets no time pass: it only reports buffers already filled.
+            if timeoutMilliseconds == 0 { return filled.isEmpty ? .timedOut : .readable }
             var delivered = 0
             while delivered < framesPerPoll, !queued.isEmpty, let item = script.first {
                 script.removeFirst()

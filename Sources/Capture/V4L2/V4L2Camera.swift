@@ -173,10 +173,12 @@ public final class V4L2Camera: FrameSource {
     }
 
     /// Takes every filled buffer off the queue and keeps the newest; the others go straight back.
+    /// Asks poll (without waiting) before each further dequeue rather than dequeuing until
+    /// EAGAIN: libv4l2 prints a line on stderr for every EAGAIN.
     private func dequeueNewest() throws(CaptureError) -> v4l2_buffer? {
         let system = device.system, fd = device.fd
         var newest: v4l2_buffer?
-        while true {
+        repeat {
             var buffer = Self.emptyBuffer()
             if let e = system.call(fd, CV4L2_VIDIOC_DQBUF, &buffer) {
                 if e == .wouldBlock { break }
@@ -198,7 +200,7 @@ public final class V4L2Camera: FrameSource {
                 requeue(&older)
             }
             newest = buffer
-        }
+        } while system.poll(fd, timeoutMilliseconds: 0) == .readable
         return newest
     }
 

@@ -64,8 +64,13 @@ extension V4L2Device {
     }
 
     /// Sets a control by name; values outside its range are refused before reaching the driver.
+    /// A button control is pressed whatever the value.
     public func setControl(named name: String, to value: Int64) throws(CaptureError) {
         let control = try control(named: name)
+        if control.type == "button" {
+            try setControl(control.id, to: 0)
+            return
+        }
         guard (control.minimum...control.maximum).contains(value) else {
             throw .call(path: path, request: "set \(control.key) to \(value) (range \(control.minimum)…\(control.maximum))", Errno(ERANGE))
         }

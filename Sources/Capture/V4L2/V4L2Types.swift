@@ -111,6 +111,19 @@ public struct V4L2DeviceInfo: Codable, Sendable {
     public var isVideoCapture: Bool
     public var formats: [V4L2FormatInfo]
     public var controls: [V4L2ControlInfo]
+
+    public init(path: String, stableNames: [String], card: String, driver: String, busInfo: String, capabilities: [String],
+                isVideoCapture: Bool, formats: [V4L2FormatInfo], controls: [V4L2ControlInfo]) {
+        self.path = path
+        self.stableNames = stableNames
+        self.card = card
+        self.driver = driver
+        self.busInfo = busInfo
+        self.capabilities = capabilities
+        self.isVideoCapture = isVideoCapture
+        self.formats = formats
+        self.controls = controls
+    }
 }
 
 /// Reads a fixed-size C char array (imported as a tuple) as a String.
