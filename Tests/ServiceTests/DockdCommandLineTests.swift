@@ -1,3 +1,4 @@
+import DockCore
 import Foundation
 import Testing
 import TestSupport
@@ -6,7 +7,7 @@ import TestSupport
 @Suite struct DockdOptionsTests {
     @Test func defaultsRunTheDemoInClosedLoop() throws {
         let options = try DockdOptions.parse([])
-        #expect(options.configuration.source == .demo && options.configuration.gimbal == .sim)
+        #expect(options.configuration.source == .demo && options.configuration.resolvedGimbal == .sim)
         #expect(options.configuration.trackRate == 30 && options.configuration.realTime)
     }
 
@@ -99,5 +100,19 @@ import TestSupport
         #expect(exitDelay < 2)
         #expect(result.stderr.contains("stopped by SIGTERM; motors stopped"))
         #expect(result.stdout.contains("motors at exit: stopped"))
+    }
+}
+
+@Suite struct CameraOptionsTests {
+    @Test func cameraOptionsAreRead() throws {
+        let c = try DockdOptions.parse(["--camera", "/dev/v4l/by-id/usb-cam", "--size", "1920x1080", "--fps", "15",
+                                        "--calibration", "cam.yml"]).configuration
+        #expect(c.source == .camera("/dev/v4l/by-id/usb-cam") && c.captureSize == PixelSize(width: 1920, height: 1080))
+        #expect(c.captureFrameRate == 15 && c.calibrationFile == "cam.yml")
+        #expect(c.resolvedGimbal == .dryRun && c.resolvedFieldOfView == 70)
+    }
+
+    @Test func oneSourceAtATime() {
+        #expect(throws: UsageError.self) { try DockdOptions.parse(["--camera", "/dev/video0", "--source", "a.avi"]) }
     }
 }
