@@ -23,6 +23,7 @@ public final class LiveSession: PipelineSession {
     private let capture: CaptureThread
     private let cancellation: CaptureCancellation
     private let intrinsics: CameraIntrinsicsSource
+    private let information: SharedCameraInformation
     private let clock = SystemMonotonicClock()
     private let events = Locked<[CameraEvent]>([])
 
@@ -60,7 +61,7 @@ public final class LiveSession: PipelineSession {
         let camera: ReconnectingCamera
         let events = self.events
         do {
-            camera = try ReconnectingCamera(path: path, request: request, system: system) { event in
+            camera = try ReconnectingCamera(path: path, request: request, system: system, intrinsics: intrinsics) { event in
                 events.withLock { $0.append(event) }
             }
         } catch {
@@ -68,6 +69,7 @@ public final class LiveSession: PipelineSession {
         }
         sourceSummary = camera.summary
         cancellation = camera.cancellation
+        information = camera.information
         let handOver = UncheckedBox(camera)
         capture = CaptureThread(name: "opendock.capture") { handOver.value }
 
@@ -140,7 +142,8 @@ public final class LiveSession: PipelineSession {
                 detections = []
             }
             let observations = ObservationMapper().observations(from: detections)
-            let camera = intrinsics.cameraInformation(size: frame.size)
+            var camera = information.current ?? intrinsics.cameraInformation(size: frame.size)
+            if camera.referenceDimensions != frame.size { camera = intrinsics.cameraInformation(size: frame.size) }
             let selected = shared.withLock { s -> TrackedSubject? in
                 s.camera = camera
                 s.tracker.update(with: observations, stamp: frame.stamp)

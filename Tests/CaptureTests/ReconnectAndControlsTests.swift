@@ -122,3 +122,24 @@ import TestSupport
         #expect(V4L2ControlInfo.key(for: "White Balance Temperature, Auto") == "white_balance_temperature_auto")
     }
 }
+
+@Suite struct LiveIntrinsicsTests {
+    @Test func zoomChangesAreFollowedWithinASecondOfFrames() throws {
+        let device = CameraFixtures.webcam()
+        device.append(Array(repeating: .frame(try CameraFixtures.jpeg()), count: 40))
+        var request = CaptureRequest()
+        request.size = PixelSize(width: 512, height: 512)
+        request.decodeScale = .half
+        let camera = try ReconnectingCamera(path: device.path, request: request, system: device,
+                                            intrinsics: CameraIntrinsicsSource(fieldOfView: 90))
+        let wide = try #require(camera.information.current)
+        #expect(wide.referenceDimensions == PixelSize(width: 256, height: 256) && abs(wide.intrinsics.fx - 128) < 1e-9)
+        // Someone zooms in to twice the focal length (another handle on the same camera).
+        let other = try V4L2Device(path: device.path, system: device)
+        try other.setControl(named: "zoom_absolute", to: 200)
+        other.close()
+        for _ in 0..<30 { _ = try camera.nextFrame() }
+        let tele = try #require(camera.information.current)
+        #expect(abs(tele.intrinsics.fx - 256) < 1e-9 && tele.intrinsics.cx == 128)
+    }
+}

@@ -1,3 +1,4 @@
+import CV4L2
 import DockCore
 import Foundation
 import Synchronization
@@ -23,12 +24,18 @@ public final class ReconnectingCamera: FrameSource {
     public let cancellation = CaptureCancellation()
     private var camera: V4L2Camera?
     private var retired = CaptureCounters()
+    private let intrinsics: CameraIntrinsicsSource
+    private var framesSinceZoomCheck = 0
+    /// The current camera's intrinsics for its delivered frames, updated on (re)connect and when
+    /// the zoom changes (checked once a second); readable from any thread.
+    public let information = SharedCameraInformation()
     public private(set) var disconnects = 0
     public private(set) var reconnects = 0
 
     /// Opens the camera now; a camera that is absent or unusable at start is an error.
     public init(path: String, request: CaptureRequest = CaptureRequest(), system: any VideoDeviceSystem = LinuxVideoDeviceSystem(),
                 clock: any MonotonicClock = SystemMonotonicClock(), retryInterval: Double = 0.1,
+                intrinsics: CameraIntrinsicsSource = CameraIntrinsicsSource(),
                 onEvent: @escaping @Sendable (CameraEvent) -> Void = { _ in }) throws(CaptureError) {
         self.path = path
         self.request = request
@@ -36,8 +43,10 @@ public final class ReconnectingCamera: FrameSource {
         self.clock = clock
         self.retryInterval = retryInterval
         self.onEvent = onEvent
+        self.intrinsics = intrinsics
         let camera = try V4L2Camera(path: path, request: request, system: system, clock: clock)
         self.camera = camera
+        updateInformation(camera)
         onEvent(.docked(camera.summary))
     }
 
@@ -72,7 +81,10 @@ public final class ReconnectingCamera: FrameSource {
                 continue
             }
             do {
-                return try camera.nextFrame()
+                let frame = try camera.nextFrame()
+                framesSinceZoomCheck += 1
+                if framesSinceZoomCheck >= Int(max(1, camera.nominalFrameRate)) { updateInformation(camera) }
+                return frame
             } catch where error.kind == .disconnected || error.kind == .timeout {
                 retire(camera)
                 disconnects += 1
@@ -80,6 +92,16 @@ public final class ReconnectingCamera: FrameSource {
             }
         }
         return nil
+    }
+
+    /// Recomputes the intrinsics from the delivered size and the zoom control, if there is one.
+    private func updateInformation(_ camera: V4L2Camera) {
+        framesSinceZoomCheck = 0
+        var zoom: (Int64, Int64)?
+        if let control = try? camera.device.control(named: "zoom_absolute"), let value = control.value {
+            zoom = (value, control.minimum)
+        }
+        information.set(intrinsics.cameraInformation(size: camera.size, zoom: zoom))
     }
 
     private func retire(_ camera: V4L2Camera) {
@@ -94,6 +116,7 @@ public final class ReconnectingCamera: FrameSource {
         guard system.exists(path) else { return }
         if let camera = try? V4L2Camera(path: path, request: request, system: system, clock: clock) {
             self.camera = camera
+            updateInformation(camera)
             reconnects += 1
             onEvent(.docked(camera.summary))
         }
@@ -106,4 +129,12 @@ public final class CaptureCancellation: Sendable {
     public init() {}
     public func cancel() { flag.store(true, ordering: .releasing) }
     public var isCancelled: Bool { flag.load(ordering: .acquiring) }
+}
+
+/// The live camera's `CameraInformation`, written by the capture thread, read by the others.
+public final class SharedCameraInformation: Sendable {
+    private let value = Mutex<CameraInformation?>(nil)
+    public init() {}
+    public func set(_ information: CameraInformation) { value.withLock { $0 = information } }
+    public var current: CameraInformation? { value.withLock { $0 } }
 }
