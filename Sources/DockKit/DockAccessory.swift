@@ -24,7 +24,8 @@ public final class DockAccessory: Hashable, Sendable {
 
     private struct State {
         var rateContract = TrackRateContract()
-        var framing: FramingController
+        var law: any ControlLaw
+        var poses = PoseHistory()
         var framingMode: FramingMode = .automatic
         var systemTrackingEnabled = true
         var trackCalls = 0
@@ -33,7 +34,7 @@ public final class DockAccessory: Hashable, Sendable {
     private let state: Mutex<State>
 
     package init(name: String, backend: any MotorBackend, clock: any MonotonicClock = SystemMonotonicClock(),
-                 framing: FramingConfiguration = FramingConfiguration(), maximumObservationAge: Double = 0.1,
+                 controlLaw: any ControlLaw = FramingController(), maximumObservationAge: Double = 0.1,
                  hardwareModel: String? = nil, firmwareVersion: String? = nil) {
         identifier = Identifier(name: name, category: .trackingStand, uuid: UUID())
         self.hardwareModel = hardwareModel
@@ -41,7 +42,7 @@ public final class DockAccessory: Hashable, Sendable {
         self.clock = clock
         self.maximumObservationAge = maximumObservationAge
         motors = MotorController(backend: backend)
-        state = Mutex(State(framing: FramingController(configuration: framing)))
+        state = Mutex(State(law: controlLaw))
     }
 
     public static func == (a: DockAccessory, b: DockAccessory) -> Bool { a.identifier.uuid == b.identifier.uuid }
@@ -60,15 +61,19 @@ public final class DockAccessory: Hashable, Sendable {
     @discardableResult
     package func submit(_ observations: [DockCore.Observation], camera: DockCore.CameraInformation,
                         at now: MonotonicInstant) throws(DockKitError) -> TrackOutcome {
-        let pose = motors.backend.motionState(at: now).angularPositions
+        let motion = motors.backend.motionState(at: now)
         let current = observations.filter { now.seconds(since: $0.stamp.time) <= maximumObservationAge }
         let framed = Self.union(current)
         let velocity = try state.withLock { state throws(DockKitError) -> Vector3D in
             try state.rateContract.record(now)
             state.trackCalls += 1
             state.staleObservations += observations.count - current.count
-            return state.framing.update(target: framed, camera: camera, pose: pose,
-                                        framingPoint: state.framingMode.framingPoint, at: now)
+            state.poses.record(motion.angularPositions, at: now)
+            let observedAt = current.map(\.stamp.time).max()
+            return state.law.update(ControlInput(target: framed, observedAt: observedAt, camera: camera,
+                                                 pose: motion.angularPositions, velocity: motion.angularVelocities,
+                                                 poseAtObservation: observedAt.flatMap { state.poses.pose(at: $0) },
+                                                 framingPoint: state.framingMode.framingPoint, time: now))
         }
         do {
             let sent = try motors.command(velocity, at: now)

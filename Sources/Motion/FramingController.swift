@@ -6,11 +6,23 @@ public struct FramingConfiguration: Sendable, Hashable {
     public var deadBand = 2.0 * .pi / 180
     /// Once moving, the axis keeps correcting until the error is inside this band.
     public var settleBand = 0.6 * .pi / 180
-    /// Proportional gain: rad/s of command per radian of error.
-    public var gain = 3.0
+    /// Proportional gains, rad/s of command per radian of error, per axis.
+    public var yawGain = 5.0
+    public var pitchGain = 5.0
     /// Larger errors than this get extra gain to catch up (radians).
     public var catchUpThreshold = 12.0 * .pi / 180
-    public var catchUpGain = 1.6
+    public var catchUpGain = 1.5
+    /// Subject motion slower than this (rad/s) is treated as noise, not fed forward.
+    public var feedForwardThreshold = 2.5 * .pi / 180
+    /// Smoothing of the subject's estimated angular rate per new observation (0…1).
+    public var rateSmoothing = 0.25
+    /// Apparent subject motion faster than this (rad/s) is a jump (a new subject, a detector
+    /// switching faces), not motion to follow: it resets the rate estimate.
+    public var maximumSubjectRate = 1.0
+    /// Command-to-motion latency of the motors, added to the frame's age when predicting (s).
+    public var actuatorLatency = 0.04
+    /// While correcting, never slower than this (rad/s): the last degree is not crept over.
+    public var minimumCorrectionSpeed = 4.0 * .pi / 180
     /// The controller's own caps, below the device's.
     public var maximumSpeed = 1.5
     public var maximumAcceleration = 8.0
@@ -18,14 +30,25 @@ public struct FramingConfiguration: Sendable, Hashable {
     public init() {}
 }
 
-/// The control law: the chosen subject's offset from the framing point becomes an angular
-/// error through the intrinsics, then a rate command with a dead band (with hysteresis so a
-/// still subject never starts the motors), proportional gain, catch-up boost and slew limit.
-/// Pure: the caller passes time, target and pose.
-public struct FramingController: Sendable {
+/// OpenDock's control law. The subject's offset from the framing point becomes an angle
+/// through the intrinsics; its direction at capture time (the pose then plus that angle) is
+/// tracked over observations to estimate how fast the subject moves. The command is that rate
+/// (feed-forward, so a walking subject is not trailed) plus a proportional correction of the
+/// error predicted to the moment the command takes effect (frame age + actuator latency). A dead
+/// band with hysteresis keeps a still subject from ever starting the motors; large errors get a
+/// catch-up boost; commands are slew-limited.
+public struct FramingController: ControlLaw {
+    public let name = "dock"
     public let configuration: FramingConfiguration
-    private var movingYaw = false
-    private var movingPitch = false
+
+    private struct Axis: Sendable {
+        var moving = false
+        var lastAngle: Double?
+        var lastObserved: MonotonicInstant?
+        var rate = 0.0
+    }
+    private var yaw = Axis()
+    private var pitch = Axis()
     private var lastCommand = Vector3D()
     private var lastTime: MonotonicInstant?
 
@@ -33,26 +56,22 @@ public struct FramingController: Sendable {
         self.configuration = configuration
     }
 
-    /// The rate command for this tick. `target` nil (nothing to frame) brings the axes to rest.
-    /// `framingPoint` is where the subject's centre should sit, unit coordinates, lower-left origin.
-    public mutating func update(target: NormalizedRect?, camera: CameraInformation, pose: Vector3D,
-                                framingPoint: (x: Double, y: Double) = (0.5, 0.5),
-                                at time: MonotonicInstant) -> Vector3D {
-        let dt = lastTime.map { min(max(time.seconds(since: $0), 0), 0.2) } ?? 0
-        lastTime = time
+    public mutating func update(_ input: ControlInput) -> Vector3D {
+        let dt = lastTime.map { min(max(input.time.seconds(since: $0), 0), 0.2) } ?? 0
+        lastTime = input.time
         var wanted = Vector3D()
-        if let target {
-            let coordinates = ImageCoordinates(size: camera.referenceDimensions)
-            let subject = coordinates.pixels(x: target.midX, y: target.midY)
-            let aim = coordinates.pixels(x: framingPoint.x, y: framingPoint.y)
-            // Error of the subject relative to the framing point, both measured from the centre.
-            let toSubject = AngularError.toCenter(subject, intrinsics: camera.intrinsics, pitch: pose.x)
-            let toAim = AngularError.toCenter(aim, intrinsics: camera.intrinsics, pitch: pose.x)
-            wanted.y = axisRate(error: toSubject.yaw - toAim.yaw, moving: &movingYaw)
-            wanted.x = axisRate(error: toSubject.pitch - toAim.pitch, moving: &movingPitch)
+        if let error = input.angularError {
+            let observed = input.observedAt ?? input.time
+            let age = min(max(input.time.seconds(since: observed), 0), 0.3)
+            // Where the head was when the frame was taken: from the history, else extrapolated back.
+            let then = input.poseAtObservation ?? (input.pose - input.velocity * age)
+            wanted.y = Self.rate(&yaw, error: error.yaw, position: input.pose.y, then: then.y, age: age,
+                                 observed: observed, gain: configuration.yawGain, configuration)
+            wanted.x = Self.rate(&pitch, error: error.pitch, position: input.pose.x, then: then.x, age: age,
+                                 observed: observed, gain: configuration.pitchGain, configuration)
         } else {
-            movingYaw = false
-            movingPitch = false
+            yaw = Axis()
+            pitch = Axis()
         }
         let step = configuration.maximumAcceleration * dt
         func slew(_ from: Double, _ to: Double) -> Double { dt == 0 ? to : from + min(max(to - from, -step), step) }
@@ -60,14 +79,37 @@ public struct FramingController: Sendable {
         return lastCommand
     }
 
-    private func axisRate(error: Double, moving: inout Bool) -> Double {
-        let magnitude = abs(error)
-        if moving { if magnitude < configuration.settleBand { moving = false } } else if magnitude > configuration.deadBand { moving = true }
-        guard moving else { return 0 }
-        var rate = configuration.gain * error
-        if magnitude > configuration.catchUpThreshold {
-            rate += configuration.gain * (configuration.catchUpGain - 1) * (error - configuration.catchUpThreshold * (error > 0 ? 1 : -1))
+    private static func rate(_ axis: inout Axis, error: Double, position: Double, then: Double, age: Double,
+                             observed: MonotonicInstant, gain: Double, _ c: FramingConfiguration) -> Double {
+        // Where the subject was when the frame was taken, in the head's own angles.
+        let angle = then + error
+        if axis.lastObserved != observed {
+            if let last = axis.lastAngle, let then = axis.lastObserved {
+                let dt = observed.seconds(since: then)
+                if dt > 0.005 && dt < 0.5 {
+                    let raw = (angle - last) / dt
+                    axis.rate = abs(raw) > c.maximumSubjectRate ? 0 : axis.rate + c.rateSmoothing * (raw - axis.rate)
+                }
+            }
+            axis.lastAngle = angle
+            axis.lastObserved = observed
         }
-        return min(max(rate, -configuration.maximumSpeed), configuration.maximumSpeed)
+        let feedForward = abs(axis.rate) > c.feedForwardThreshold ? axis.rate : 0
+        // The error when this command takes effect: the subject has moved on since its frame.
+        let predicted = angle + feedForward * (age + c.actuatorLatency) - position
+        let magnitude = abs(predicted)
+        if axis.moving {
+            if magnitude < c.settleBand && feedForward == 0 { axis.moving = false }
+        } else if magnitude > c.deadBand {
+            axis.moving = true
+        }
+        guard axis.moving else { return 0 }
+        var correction = gain * predicted
+        if abs(correction) < c.minimumCorrectionSpeed { correction = c.minimumCorrectionSpeed * (predicted < 0 ? -1 : 1) }
+        var command = feedForward + correction
+        if magnitude > c.catchUpThreshold {
+            command += gain * (c.catchUpGain - 1) * (predicted - c.catchUpThreshold * (predicted > 0 ? 1 : -1))
+        }
+        return min(max(command, -c.maximumSpeed), c.maximumSpeed)
     }
 }

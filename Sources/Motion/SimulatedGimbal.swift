@@ -8,8 +8,8 @@ public final class SimulatedGimbal: MotorBackend {
     public let capabilities: MotorCapabilities
     private let state: Mutex<GimbalDynamics>
 
-    public init(model: GimbalModel = GimbalModel(), start: MonotonicInstant = .zero) {
-        state = Mutex(GimbalDynamics(model: model, start: start))
+    public init(model: GimbalModel = GimbalModel(), start: MonotonicInstant = .zero, position: Vector3D = Vector3D()) {
+        state = Mutex(GimbalDynamics(model: model, start: start, position: position))
         // Ranges here are the hard stops; the controller stays a little inside them.
         let yaw = try? AxisLimit(positionRange: model.yawRange.lowerBound..<model.yawRange.upperBound,
                                  maximumSpeed: model.maximumSpeed)

@@ -50,7 +50,8 @@ public final class ClosedLoopSession: PipelineSession {
     private var writer: VideoWriter?
     private let wallClock = SystemMonotonicClock()
 
-    public init(configuration: SessionConfiguration) throws(SessionError) {
+    /// `initialPose` starts the simulated gimbal elsewhere than straight ahead.
+    public init(configuration: SessionConfiguration, initialPose: Vector3D = Vector3D()) throws(SessionError) {
         self.configuration = configuration
         if let threads = configuration.openCVThreads { Imaging.setThreadCount(threads) }
 
@@ -103,7 +104,7 @@ public final class ClosedLoopSession: PipelineSession {
                 throw SessionError("the view's field of view (\(configuration.viewFieldOfView)°) must be narrower than the source's; set --hfov or --view-hfov")
             }
             virtualCamera = virtual
-            let gimbal = SimulatedGimbal(model: configuration.gimbalModel)
+            let gimbal = SimulatedGimbal(model: configuration.gimbalModel, position: initialPose)
             self.gimbal = gimbal
             backend = gimbal
             camera = virtual.cameraInformation
@@ -114,7 +115,7 @@ public final class ClosedLoopSession: PipelineSession {
             camera = CameraInformation(referenceDimensions: source.size, intrinsics: worldIntrinsics)
         }
         accessory = DockAccessory(name: backend.name, backend: backend, clock: SystemMonotonicClock(),
-                                  framing: configuration.framing)
+                                  controlLaw: configuration.controlLaw.make(configuration.framing, pid: configuration.pid))
         do {
             feeder = try TrackFeeder(rate: configuration.trackRate)
         } catch {

@@ -1,5 +1,6 @@
 import DockCore
 import Foundation
+import Motion
 import Vision
 
 /// A command line that cannot be understood; dockd exits 64 (EX_USAGE) with this message.
@@ -49,6 +50,10 @@ public struct DockdOptions: Sendable {
       --detect-width PX       width the detector runs at (default 320)
       --models DIR            look for model files here first (also $OPENDOCK_MODELS)
       --rate HZ               track() calls per second, 10 to 30 (default 30)
+      --control-law dock|pid  dock: OpenDock's law (default); pid: a reproduction of
+                              obs-face-tracker's PID, for comparison
+      --gain N                dock law: proportional gain per axis, s⁻¹ (default 4)
+      --dead-band DEG         dock law: a subject closer than this is left alone (default 2)
       --threads N             threads OpenCV may use
 
     Run
@@ -126,6 +131,15 @@ public struct DockdOptions: Sendable {
             case "--detect-width": c.detectorInputWidth = try integer(argument, in: 64...4096)
             case "--models": c.modelsDirectory = try value(argument)
             case "--rate": c.trackRate = try number(argument, in: 10...30)
+            case "--control-law":
+                let text = try value(argument)
+                guard let law = ControlLawChoice(rawValue: text) else { throw UsageError("--control-law must be dock or pid, got '\(text)'") }
+                c.controlLaw = law
+            case "--gain":
+                let gain = try number(argument, in: 0.1...50)
+                c.framing.yawGain = gain
+                c.framing.pitchGain = gain
+            case "--dead-band": c.framing.deadBand = try number(argument, in: 0...20) * .pi / 180
             case "--threads": c.openCVThreads = try integer(argument, in: 1...64)
             case "--output": c.outputVideo = try value(argument)
             case "--trace": options.tracePath = try value(argument)

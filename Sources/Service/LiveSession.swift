@@ -77,7 +77,7 @@ public final class LiveSession: PipelineSession {
         detector = built.detector
         detectorFallback = built.fallbackReason
         detectorName = detector.name
-        accessory = DockAccessory(name: NullMotorBackend().name, backend: NullMotorBackend(), clock: clock, framing: configuration.framing)
+        accessory = DockAccessory(name: NullMotorBackend().name, backend: NullMotorBackend(), clock: clock, controlLaw: configuration.controlLaw.make(configuration.framing, pid: configuration.pid))
     }
 
     /// Receives one line per camera event (docked, undocked), on the detection thread.

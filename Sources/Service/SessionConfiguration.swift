@@ -43,6 +43,8 @@ public struct SessionConfiguration: Sendable {
     public var gimbal: GimbalChoice?
     public var gimbalModel = GimbalModel()
     public var framing = FramingConfiguration()
+    public var controlLaw = ControlLawChoice.dock
+    public var pid = PIDConfiguration()
     public var outputVideo: String?
     /// Pace frames at the source's rate in wall time; otherwise run as fast as the machine can.
     public var realTime = true

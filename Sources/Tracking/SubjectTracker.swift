@@ -55,6 +55,7 @@ public struct SubjectTracker: Sendable {
         for o in unmatched.sorted() {
             let observation = observations[o]
             subjects.append(TrackedSubject(id: nextID, uuid: UUID(), kind: observation.kind, rect: observation.rect,
+                                           observedRect: observation.rect,
                                            velocityX: 0, velocityY: 0, faceYaw: observation.faceYaw,
                                            confidence: observation.confidence, lastStamp: stamp, hits: 1,
                                            consecutiveMisses: 0))
@@ -77,6 +78,7 @@ public struct SubjectTracker: Sendable {
             subject.velocityY += configuration.velocityGain * residualY / dt
         }
         subject.rect = NormalizedRect(x: midX - width / 2, y: midY - height / 2, width: width, height: height)
+        subject.observedRect = observation.rect
         subject.faceYaw = observation.faceYaw
         subject.confidence = observation.confidence
         subject.lastStamp = stamp

@@ -1,9 +1,11 @@
 import DockCore
 
 /// Paces `track(_:cameraInformation:)` calls at a fixed rate (10–30 Hz), independent of how
-/// often detection produces results, and decides what each call carries: the chosen subject
-/// moved to the call's time, or nothing when the subject has not been seen recently (the
-/// motors then hold instead of chasing a stale position).
+/// often detection produces results, and decides what each call carries: the chosen subject as
+/// last seen, with the stamp of that frame, or nothing when the subject has not been seen
+/// recently (the motors then hold instead of chasing a stale position). It does not extrapolate
+/// in the image: while the camera turns, image motion is mostly the camera's own; the control
+/// law predicts in the head's angles from the frame's stamp instead.
 public struct TrackFeeder: Sendable {
     public static let allowedRates: ClosedRange<Double> = 10...30
 
@@ -45,10 +47,10 @@ public struct TrackFeeder: Sendable {
         return true
     }
 
-    /// The observations for a call at `now`: the subject predicted to `now`, or none if stale.
+    /// The observations for a call at `now`: the subject as last seen, or none if stale.
     public func observations(for subject: TrackedSubject?, at now: MonotonicInstant) -> [Observation] {
         guard let subject, now.seconds(since: subject.lastStamp.time) <= freshness else { return [] }
-        return [Observation(identifier: subject.id, kind: subject.kind, rect: subject.predictedRect(at: now),
+        return [Observation(identifier: subject.id, kind: subject.kind, rect: subject.observedRect,
                             faceYaw: subject.faceYaw, confidence: subject.confidence, stamp: subject.lastStamp)]
     }
 }

@@ -8,7 +8,11 @@ public struct TrackedSubject: Sendable, Hashable {
     /// Random, stable while tracked, never reused.
     public let uuid: UUID
     public var kind: ObservationKind
+    /// The filtered rect, for association across frames.
     public var rect: NormalizedRect
+    /// The rect exactly as last detected. The filter lags while the camera turns (image motion
+    /// is then mostly the camera's own), so motor control uses this one.
+    public var observedRect: NormalizedRect
     /// Velocity of the rect's centre, unit widths/heights per second.
     public var velocityX: Double
     public var velocityY: Double

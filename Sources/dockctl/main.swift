@@ -13,6 +13,7 @@ Commands
   capture       stream frames from a camera and check sizes, sequence numbers, timestamps
   bench         run the pipeline on the demo scene; print fps and per-stage latency
   bench-decode  MJPEG decode time per frame at full, 1/2 and 1/4 scale
+  bench-motion  the control laws side by side: step settle/overshoot, walking error, still starts
   help          this text (dockctl COMMAND --help for a command's options)
 """
 
@@ -72,6 +73,15 @@ case "capture":
             print(CaptureCommand.describe(report))
         }
         exit(report.passed ? 0 : 1)
+    } catch {
+        fail(error.message, status: 1)
+    }
+case "bench-motion":
+    if arguments.contains("--help") { print(MotionBenchCommand.help); exit(0) }
+    let bench: MotionBenchCommand
+    do { bench = try MotionBenchCommand(arguments: arguments) } catch { fail(error.message, status: 64) }
+    do {
+        print(try bench.run { FileHandle.standardError.write(Data("dockctl: \($0)\n".utf8)) })
     } catch {
         fail(error.message, status: 1)
     }

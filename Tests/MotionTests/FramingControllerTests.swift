@@ -40,8 +40,9 @@ import Testing
             v = controller.update(target: target(yawDegrees: -6), camera: camera, pose: Vector3D(), at: t)
             t = t.advanced(bySeconds: 1.0 / 30)
         }
-        // Proportional: 3 s⁻¹ × 6° ≈ 0.31 rad/s to the left, reached through the slew limit.
-        #expect(abs(v.y + 3 * 6 * .pi / 180) < 1e-6 && v.x == 0)
+        // Proportional (the subject does not move, so nothing is fed forward): gain × 6° to the
+        // left, reached through the slew limit.
+        #expect(abs(v.y + FramingConfiguration().yawGain * 6 * .pi / 180) < 1e-6 && v.x == 0)
     }
 
     @Test func commandsRampAtTheAccelerationLimit() {
