@@ -18,6 +18,7 @@ public final class DockAccessory: Hashable, Sendable {
     public let hardwareModel: String?
 
     package let motors: MotorController
+    let director: MotionDirector
     private let clock: any MonotonicClock
     /// Observations older than this never drive the motors (two frame periods at 30 fps, plus slack).
     package let maximumObservationAge: Double
@@ -42,7 +43,22 @@ public final class DockAccessory: Hashable, Sendable {
         self.clock = clock
         self.maximumObservationAge = maximumObservationAge
         motors = MotorController(backend: backend)
+        director = MotionDirector(motors: motors)
         state = Mutex(State(law: controlLaw))
+    }
+
+    /// Drives motions and the deadman from a thread of its own, every 10 ms on the accessory's
+    /// clock, for as long as the accessory exists. Sessions that run their own control loop (the
+    /// pipeline, simulations in virtual time) call `service(at:)` instead.
+    package func startMotionLoop(interval: Double = 0.01) {
+        let thread = Thread { [weak self] in
+            while let accessory = self {
+                accessory.service(at: accessory.clock.now)
+                Thread.sleep(forTimeInterval: interval)
+            }
+        }
+        thread.name = "opendock.motion"
+        thread.start()
     }
 
     public static func == (a: DockAccessory, b: DockAccessory) -> Bool { a.identifier.uuid == b.identifier.uuid }
@@ -115,21 +131,66 @@ public final class DockAccessory: Hashable, Sendable {
 
     package func setSystemTrackingEnabled(_ enabled: Bool) {
         state.withLock { $0.systemTrackingEnabled = enabled }
-        if !enabled { motors.stop(at: clock.now) }
+        director.cancel()
+        motors.stop(at: clock.now)
     }
 
-    /// Turns the axes at these rates (rad/s). Refused while system tracking is on.
+    /// Turns the axes at these rates (rad/s); `Vector3D()` stops. Refused while system tracking
+    /// is on. Ends any orientation move or animation in progress.
     public func setAngularVelocity(_ velocity: Vector3D) async throws {
         guard !isSystemTrackingEnabled else { throw DockKitError.notSupported }
         guard velocity.isFinite else { throw DockKitError.invalidParameter }
+        director.cancel()
         try motors.command(velocity, at: clock.now)
     }
 
-    /// Keeps the deadman honest; the control loop calls it every tick.
-    package func service(at now: MonotonicInstant) { motors.service(at: now) }
+    /// Moves to an orientation (radians; absolute, or relative to the current pose) along a
+    /// smooth trajectory lasting `duration`. The progress completes when the head has arrived.
+    /// At most two motion calls per second; refused while system tracking is on.
+    public func setOrientation(_ target: Vector3D, duration: Duration, relative: Bool = false) async throws -> Progress {
+        guard !isSystemTrackingEnabled else { throw DockKitError.notSupported }
+        let seconds = Double(duration.components.seconds) + Double(duration.components.attoseconds) / 1e18
+        guard target.isFinite, seconds.isFinite, seconds >= 0, seconds <= 60 else { throw DockKitError.invalidParameter }
+        let now = clock.now
+        let pose = motors.backend.motionState(at: now).angularPositions
+        var goal = relative ? pose + target : target
+        let limits = motors.limits
+        goal.y = limits.yaw?.clampPosition(goal.y) ?? pose.y
+        goal.x = limits.pitch?.clampPosition(goal.x) ?? pose.x
+        goal.z = limits.roll?.clampPosition(goal.z) ?? pose.z
+        return try director.start(.move(from: pose, to: goal, duration: seconds), at: now)
+    }
 
-    /// Leaves the motors stopped.
-    package func stopMotors(at now: MonotonicInstant) { motors.stop(at: now) }
+    /// `setOrientation` with a rotation; its Euler angles are the head's yaw, pitch and roll.
+    public func setOrientation(_ target: Rotation3D, duration: Duration, relative: Bool = false) async throws -> Progress {
+        try await setOrientation(target.eulerAngles, duration: duration, relative: relative)
+    }
+
+    /// Plays a canned motion from the current pose; the progress completes when it is back.
+    public func animate(motion: Animation) async throws -> Progress {
+        guard !isSystemTrackingEnabled else { throw DockKitError.notSupported }
+        let now = clock.now
+        let pose = motors.backend.motionState(at: now).angularPositions
+        return try director.start(motion.motion.trajectory(from: pose), at: now)
+    }
+
+    /// Motion states, about 30 a second, for as long as the stream is held.
+    public var motionStates: MotionStates {
+        get throws { director.stream() }
+    }
+
+    /// One control tick: runs any motion in progress, publishes the motion state and keeps the
+    /// deadman honest. The pipeline's control loop (or the motion loop) calls it.
+    package func service(at now: MonotonicInstant) {
+        director.service(at: now)
+        if !director.isActive { motors.service(at: now) }
+    }
+
+    /// Leaves the motors stopped (any motion in progress is abandoned).
+    package func stopMotors(at now: MonotonicInstant) {
+        director.cancel()
+        motors.stop(at: now)
+    }
 
     static func union(_ observations: [DockCore.Observation]) -> NormalizedRect? {
         guard let first = observations.first?.rect else { return nil }
