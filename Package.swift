@@ -15,6 +15,7 @@ let package = Package(
         // C shims
         .systemLibrary(name: "CTurboJPEG", path: "Sources/CTurboJPEG"),
         .target(name: "CV4L2", path: "Sources/CV4L2", linkerSettings: [.linkedLibrary("v4l2")]),
+        .target(name: "CSerial", path: "Sources/CSerial"),
         .target(
             name: "CVision",
             path: "Sources/CVision",
@@ -28,7 +29,7 @@ let package = Package(
         .target(name: "Capture", dependencies: ["DockCore", "Imaging", "CVision", "CTurboJPEG", "CV4L2"]),
         .target(name: "Vision", dependencies: ["DockCore", "Imaging", "CVision"]),
         .target(name: "Tracking", dependencies: ["DockCore"]),
-        .target(name: "Motion", dependencies: ["DockCore"]),
+        .target(name: "Motion", dependencies: ["DockCore", "CSerial"]),
         .target(name: "Simulation", dependencies: ["DockCore", "Imaging", "Motion"]),
         .target(name: "DockKit", dependencies: ["DockCore", "Capture", "Vision", "Tracking", "Motion"]),
         .target(name: "Bench", dependencies: ["DockCore"]),
@@ -42,13 +43,13 @@ let package = Package(
         .executableTarget(name: "dockctl", dependencies: ["Service", "Bench"]),
 
         // Tests
-        .target(name: "TestSupport", dependencies: ["DockCore", "Imaging", "Capture", "CV4L2"], path: "Tests/TestSupport"),
+        .target(name: "TestSupport", dependencies: ["DockCore", "Imaging", "Capture", "CV4L2", "Motion", "CSerial"], path: "Tests/TestSupport"),
         .testTarget(name: "DockCoreTests", dependencies: ["DockCore", "TestSupport"]),
         .testTarget(name: "ImagingTests", dependencies: ["Imaging", "TestSupport"]),
         .testTarget(name: "CaptureTests", dependencies: ["Capture", "Imaging", "TestSupport", "CTurboJPEG", "CV4L2"]),
         .testTarget(name: "VisionTests", dependencies: ["Vision", "Capture", "TestSupport"]),
         .testTarget(name: "TrackingTests", dependencies: ["Tracking", "TestSupport"]),
-        .testTarget(name: "MotionTests", dependencies: ["Motion", "TestSupport"]),
+        .testTarget(name: "MotionTests", dependencies: ["Motion", "TestSupport", "CSerial"]),
         .testTarget(name: "SimulationTests", dependencies: ["Simulation", "Imaging", "Vision", "TestSupport"]),
         .testTarget(name: "DockKitTests", dependencies: ["DockKit", "Simulation", "TestSupport"]),
         .testTarget(name: "ServiceTests", dependencies: ["Service", "Bench", "TestSupport"]),

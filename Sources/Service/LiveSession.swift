@@ -206,13 +206,6 @@ public final class LiveSession: PipelineSession {
     }
 }
 
-/// A mutex-protected value that closures and threads can share by reference.
-final class Locked<Value: Sendable>: Sendable {
-    private let mutex: Mutex<Value>
-    init(_ value: Value) { mutex = Mutex(value) }
-    func withLock<R>(_ body: (inout Value) throws -> R) rethrows -> R { try mutex.withLock { try body(&$0) } }
-}
-
 /// Moves a value built on one thread to the thread that will own it from then on.
 private final class UncheckedBox<T>: @unchecked Sendable {
     let value: T

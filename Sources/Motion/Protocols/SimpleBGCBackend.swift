@@ -1,0 +1,134 @@
+import DockCore
+import Foundation
+import Synchronization
+
+/// A SimpleBGC (BaseCam) gimbal controller over a serial link: speed commands with CMD_CONTROL,
+/// the pose from CMD_REALTIME_DATA_3 (requested every 50 ms), a device-side timeout set with
+/// CMD_CONTROL_CONFIG so the gimbal stops obeying if the host goes silent, and a link that is
+/// reopened when it returns.
+public final class SimpleBGCBackend: MotorBackend {
+    public let name: String
+    public let capabilities: MotorCapabilities
+    public let version: SimpleBGC.Version
+    private let runner: LinkRunner
+    private let clock: any MonotonicClock
+
+    private struct State: Sendable {
+        var decoder: SimpleBGCDecoder
+        var boardInfo: [UInt8]?
+        var pose: Vector3D?
+        var poseTime: MonotonicInstant?
+        var volts: Double?
+        var commanded = Vector3D()
+        var lastRequest: MonotonicInstant?
+        var confirms = 0
+        var deviceErrors = 0
+    }
+    private let state: Locked<State>
+
+    /// Connects and checks the board answers CMD_BOARD_INFO within a second.
+    public init(name: String, version: SimpleBGC.Version = .v2, deviceTimeout: Double = 0.5,
+                clock: any MonotonicClock = SystemMonotonicClock(),
+                open: @escaping @Sendable () throws(LinkError) -> any ByteLink,
+                onEvent: @escaping @Sendable (LinkEvent) -> Void = { _ in }) throws(LinkError) {
+        self.name = name
+        self.version = version
+        self.clock = clock
+        let state = Locked(State(decoder: SimpleBGCDecoder(version: version)))
+        self.state = state
+        runner = try LinkRunner(name: name, open: open, onBytes: { bytes in
+            state.withLock { s in
+                for frame in s.decoder.feed(bytes) { Self.handle(frame, &s, clock: clock) }
+            }
+        }, onEvent: onEvent)
+        let yaw = try? AxisLimit(positionRange: -Double.pi..<Double.pi, maximumSpeed: 3)
+        let pitch = try? AxisLimit(positionRange: -1.5..<1.5, maximumSpeed: 3)
+        capabilities = MotorCapabilities(limits: MotionLimits(yaw: yaw, pitch: pitch, roll: nil), hasPositionFeedback: true)
+        do throws(LinkError) {
+            try runner.send(SimpleBGC.encode(SimpleBGC.Frame(command: SimpleBGC.Command.boardInfo.rawValue, payload: []), version: version))
+            guard Self.wait(seconds: 1, until: { state.withLock { $0.boardInfo != nil } }) else {
+                throw LinkError.noAnswer(name, what: "CMD_BOARD_INFO")
+            }
+            let timeout = UInt16(clamping: Int(deviceTimeout * 1000))
+            try runner.send(SimpleBGC.encode(SimpleBGC.controlConfig(timeoutMilliseconds: timeout), version: version))
+        } catch {
+            runner.close()
+            throw error
+        }
+    }
+
+    deinit { runner.close() }
+
+    public func close() { runner.close() }
+
+    public var isConnected: Bool { runner.isConnected }
+    public var batteryVolts: Double? { state.withLock { $0.volts } }
+    /// CMD_CONFIRM answers and CMD_ERROR answers received.
+    public var confirmations: Int { state.withLock { $0.confirms } }
+    public var deviceErrors: Int { state.withLock { $0.deviceErrors } }
+    /// Bytes skipped and frames rejected by the decoder (garbage, bad checksums).
+    public var decoderRejections: (skippedBytes: Int, badFrames: Int) {
+        state.withLock { ($0.decoder.skippedBytes, $0.decoder.badFrames) }
+    }
+
+    public func setVelocity(_ velocity: Vector3D, at time: MonotonicInstant) throws {
+        let degrees = 180 / Double.pi
+        state.withLock { $0.commanded = velocity }
+        try runner.send(SimpleBGC.encode(SimpleBGC.speedControl(pitchDegreesPerSecond: velocity.x * degrees,
+                                                                yawDegreesPerSecond: velocity.y * degrees), version: version))
+        requestPoseIfDue(at: time)
+    }
+
+    public func motionState(at time: MonotonicInstant) -> MotionState {
+        requestPoseIfDue(at: time)
+        return state.withLock { s in
+            guard let pose = s.pose, let poseTime = s.poseTime else {
+                return MotionState(angularPositions: Vector3D(), angularVelocities: s.commanded, time: time, isCommandedOnly: true)
+            }
+            return MotionState(angularPositions: pose, angularVelocities: s.commanded, time: poseTime)
+        }
+    }
+
+    private func requestPoseIfDue(at time: MonotonicInstant) {
+        let due = state.withLock { s -> Bool in
+            if let last = s.lastRequest, time.seconds(since: last) < 0.05, time >= last { return false }
+            s.lastRequest = time
+            return true
+        }
+        if due {
+            try? runner.send(SimpleBGC.encode(SimpleBGC.Frame(command: SimpleBGC.Command.realtimeData3.rawValue, payload: []), version: version))
+        }
+    }
+
+    private static func handle(_ frame: SimpleBGC.Frame, _ s: inout State, clock: any MonotonicClock) {
+        switch SimpleBGC.Command(rawValue: frame.command) {
+        case .boardInfo: s.boardInfo = frame.payload
+        case .control: s.confirms += 1
+        case .error: s.deviceErrors += 1
+        case .realtimeData3:
+            if let data = SimpleBGC.realtimeData(frame.payload) {
+                let radians = Double.pi / 180
+                s.pose = Vector3D(x: data.angles.pitch * radians, y: data.angles.yaw * radians, z: data.angles.roll * radians)
+                s.poseTime = clock.now
+                s.volts = data.volts
+            }
+        default: break
+        }
+    }
+
+    static func wait(seconds: Double, until condition: () -> Bool) -> Bool {
+        let deadline = Date(timeIntervalSinceNow: seconds)
+        while Date() < deadline {
+            if condition() { return true }
+            Thread.sleep(forTimeInterval: 0.005)
+        }
+        return condition()
+    }
+}
+
+/// A mutex-protected value shared by reference between threads and closures.
+public final class Locked<Value: Sendable>: Sendable {
+    private let mutex: Mutex<Value>
+    public init(_ value: Value) { mutex = Mutex(value) }
+    public func withLock<R>(_ body: (inout Value) throws -> R) rethrows -> R { try mutex.withLock { try body(&$0) } }
+}
