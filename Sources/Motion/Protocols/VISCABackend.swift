@@ -1,0 +1,131 @@
+import DockCore
+import Foundation
+
+/// How a VISCA camera's units map to angles; models differ, so these are configuration.
+public struct VISCAModel: Sendable, Hashable {
+    /// Pan speed at step 0x18 and tilt speed at step 0x17 (rad/s); steps are linear below.
+    public var maximumPanSpeed = 100 * Double.pi / 180
+    public var maximumTiltSpeed = 90 * Double.pi / 180
+    /// Angle of one position unit (radians), for the position inquiry.
+    public var radiansPerPositionUnit = 0.075 * Double.pi / 180
+    public var address: UInt8 = 1
+
+    public init() {}
+}
+
+/// A VISCA PTZ camera over serial, UDP (VISCA over IP) or TCP: pan-tilt drive in speed steps,
+/// the pose from the position inquiry every 100 ms, replies (ACK, completion, errors) counted.
+/// VISCA has no device-side command timeout: the host deadman is the only guard.
+public final class VISCABackend: MotorBackend {
+    public let name: String
+    public let capabilities: MotorCapabilities
+    public let model: VISCAModel
+    private let runner: LinkRunner
+    private let clock: any MonotonicClock
+
+    private struct State: Sendable {
+        var decoder = VISCADecoder()
+        var version: [UInt8]?
+        var pose: Vector3D?
+        var poseTime: MonotonicInstant?
+        var commanded = Vector3D()
+        var lastDrive: [UInt8]?
+        var lastInquiry: MonotonicInstant?
+        var acks = 0, completions = 0
+        var errors: [String] = []
+    }
+    private let state: Locked<State>
+
+    /// Connects and checks the camera answers the version inquiry within a second.
+    public init(name: String, model: VISCAModel = VISCAModel(), clock: any MonotonicClock = SystemMonotonicClock(),
+                open: @escaping @Sendable () throws(LinkError) -> any ByteLink,
+                onEvent: @escaping @Sendable (LinkEvent) -> Void = { _ in }) throws(LinkError) {
+        self.name = name
+        self.model = model
+        self.clock = clock
+        let state = Locked(State())
+        self.state = state
+        runner = try LinkRunner(name: name, open: open, onBytes: { bytes in
+            state.withLock { s in
+                for message in s.decoder.feed(bytes) { Self.handle(message, &s, model: model, clock: clock) }
+            }
+        }, onEvent: onEvent)
+        let yaw = try? AxisLimit(positionRange: -170 * Double.pi / 180..<170 * Double.pi / 180, maximumSpeed: model.maximumPanSpeed)
+        let pitch = try? AxisLimit(positionRange: -90 * Double.pi / 180..<30 * Double.pi / 180, maximumSpeed: model.maximumTiltSpeed)
+        capabilities = MotorCapabilities(limits: MotionLimits(yaw: yaw, pitch: pitch, roll: nil), hasPositionFeedback: true)
+        do throws(LinkError) {
+            try runner.send(VISCA.versionInquiry(address: model.address))
+            guard SimpleBGCBackend.wait(seconds: 1, until: { state.withLock { $0.version != nil } }) else {
+                throw LinkError.noAnswer(name, what: "the VISCA version inquiry")
+            }
+        } catch {
+            runner.close()
+            throw error
+        }
+    }
+
+    deinit { runner.close() }
+
+    public func close() { runner.close() }
+    public var isConnected: Bool { runner.isConnected }
+    public var replies: (acks: Int, completions: Int, errors: [String]) { state.withLock { ($0.acks, $0.completions, $0.errors) } }
+    public var decoderRejections: (skippedBytes: Int, droppedMessages: Int) {
+        state.withLock { ($0.decoder.skippedBytes, $0.decoder.droppedMessages) }
+    }
+
+    /// Speed steps for a rate: 0 stops, otherwise 1…maximum, nearest.
+    static func step(_ rate: Double, maximum: Double, steps: UInt8) -> UInt8 {
+        UInt8(min(Double(steps), max(0, (abs(rate) / maximum * Double(steps)).rounded())))
+    }
+
+    public func setVelocity(_ velocity: Vector3D, at time: MonotonicInstant) throws {
+        let pan = Self.step(velocity.y, maximum: model.maximumPanSpeed, steps: VISCA.maximumPanSpeed)
+        let tilt = Self.step(velocity.x, maximum: model.maximumTiltSpeed, steps: VISCA.maximumTiltSpeed)
+        // VISCA tilt "up" is the head's negative pitch.
+        let drive = VISCA.drive(address: model.address, panSpeed: max(pan, 1), tiltSpeed: max(tilt, 1),
+                                pan: pan == 0 ? .stop : (velocity.y > 0 ? .right : .left),
+                                tilt: tilt == 0 ? .stop : (velocity.x > 0 ? .down : .up))
+        let quantised = Vector3D(x: Double(tilt) / Double(VISCA.maximumTiltSpeed) * model.maximumTiltSpeed * (velocity.x < 0 ? -1 : 1),
+                                 y: Double(pan) / Double(VISCA.maximumPanSpeed) * model.maximumPanSpeed * (velocity.y < 0 ? -1 : 1), z: 0)
+        let changed = state.withLock { s -> Bool in
+            s.commanded = quantised
+            defer { s.lastDrive = drive }
+            return s.lastDrive != drive
+        }
+        // Only changes are sent: a camera's command buffer holds two commands.
+        if changed { try runner.send(drive) }
+        inquireIfDue(at: time)
+    }
+
+    public func motionState(at time: MonotonicInstant) -> MotionState {
+        inquireIfDue(at: time)
+        return state.withLock { s in
+            guard let pose = s.pose, let t = s.poseTime else {
+                return MotionState(angularPositions: Vector3D(), angularVelocities: s.commanded, time: time, isCommandedOnly: true)
+            }
+            return MotionState(angularPositions: pose, angularVelocities: s.commanded, time: t)
+        }
+    }
+
+    private func inquireIfDue(at time: MonotonicInstant) {
+        let due = state.withLock { s -> Bool in
+            if let last = s.lastInquiry, time >= last, time.seconds(since: last) < 0.1 { return false }
+            s.lastInquiry = time
+            return true
+        }
+        if due { try? runner.send(VISCA.positionInquiry(address: model.address)) }
+    }
+
+    private static func handle(_ message: [UInt8], _ s: inout State, model: VISCAModel, clock: any MonotonicClock) {
+        guard let reply = VISCA.reply(message) else { return }
+        switch reply {
+        case .ack: s.acks += 1
+        case .completion: s.completions += 1
+        case .error: s.errors.append(reply.errorDescription ?? "error")
+        case .position(let pan, let tilt):
+            s.pose = Vector3D(x: -Double(tilt) * model.radiansPerPositionUnit, y: Double(pan) * model.radiansPerPositionUnit, z: 0)
+            s.poseTime = clock.now
+        case .inquiry(let bytes): if s.version == nil { s.version = bytes }
+        }
+    }
+}

@@ -1,0 +1,113 @@
+import Foundation
+import Glibc
+import Synchronization
+
+/// UDP and TCP links to network devices (VISCA over IP, raw VISCA over TCP).
+public enum SocketLink {
+    /// A UDP "connection" to host:port (IPv4 literal or name); each write is one datagram.
+    public static func udp(host: String, port: UInt16) throws(LinkError) -> FileDescriptorDatagramLink {
+        let name = "udp://\(host):\(port)"
+        let fd = try connected(socketType: SOCK_DGRAM, host: host, port: port, name: name)
+        return FileDescriptorDatagramLink(name: name, fd: fd)
+    }
+
+    /// A TCP connection to host:port, as a byte stream.
+    public static func tcp(host: String, port: UInt16) throws(LinkError) -> FileDescriptorLink {
+        let name = "tcp://\(host):\(port)"
+        return FileDescriptorLink(name: name, fd: try connected(socketType: SOCK_STREAM, host: host, port: port, name: name))
+    }
+
+    static func connected(socketType: __socket_type, host: String, port: UInt16, name: String) throws(LinkError) -> Int32 {
+        var hints = addrinfo()
+        hints.ai_family = AF_INET
+        hints.ai_socktype = Int32(socketType.rawValue)
+        var result: UnsafeMutablePointer<addrinfo>?
+        guard getaddrinfo(host, String(port), &hints, &result) == 0, let info = result else { throw .cannotOpen(name, errno: EHOSTUNREACH) }
+        defer { freeaddrinfo(result) }
+        let fd = socket(info.pointee.ai_family, Int32(socketType.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
+        guard fd >= 0 else { throw .cannotOpen(name, errno: errno) }
+        guard connect(fd, info.pointee.ai_addr, info.pointee.ai_addrlen) == 0 else {
+            let e = errno
+            Glibc.close(fd)
+            throw .cannotOpen(name, errno: e)
+        }
+        _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK)
+        return fd
+    }
+}
+
+/// A connected datagram socket: `write` sends one datagram, `read` returns one.
+public final class FileDescriptorDatagramLink: ByteLink {
+    public let name: String
+    private let fd: Mutex<Int32>
+
+    init(name: String, fd: Int32) {
+        self.name = name
+        self.fd = Mutex(fd)
+    }
+
+    deinit { close() }
+
+    public func close() {
+        fd.withLock { fd in
+            if fd >= 0 { Glibc.close(fd) }
+            fd = -1
+        }
+    }
+
+    public func write(_ bytes: [UInt8]) throws(LinkError) {
+        let fd = self.fd.withLock { $0 }
+        guard fd >= 0 else { throw .disconnected(name) }
+        let n = bytes.withUnsafeBytes { send(fd, $0.baseAddress, $0.count, 0) }
+        if n < 0 { throw errno == ECONNREFUSED ? .disconnected(name) : .io(name, errno: errno) }
+    }
+
+    public func read(timeout: Double) throws(LinkError) -> [UInt8] {
+        let fd = self.fd.withLock { $0 }
+        guard fd >= 0 else { throw .disconnected(name) }
+        var entry = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
+        guard poll(&entry, 1, Int32(max(0, timeout * 1000))) > 0 else { return [] }
+        var buffer = [UInt8](repeating: 0, count: 2048)
+        let n = buffer.withUnsafeMutableBytes { recv(fd, $0.baseAddress, $0.count, 0) }
+        if n > 0 { return Array(buffer.prefix(n)) }
+        // A refused datagram (nobody listening) is not a broken link; the device may come back.
+        if n < 0 && (errno == EAGAIN || errno == EINTR || errno == ECONNREFUSED) { return [] }
+        throw .io(name, errno: n < 0 ? errno : EIO)
+    }
+}
+
+/// VISCA over IP (UDP port 52381): every message travels with an 8-byte header — payload type
+/// (0x0100 command, 0x0110 inquiry; replies 0x0111), payload length and a sequence number, all
+/// big-endian. This link adds the header on the way out and strips it on the way in.
+public final class VISCAOverIPLink: ByteLink {
+    public let inner: any ByteLink
+    private let sequence = Mutex<UInt32>(0)
+    public var name: String { inner.name }
+
+    public init(_ inner: any ByteLink) { self.inner = inner }
+
+    public static func header(type: UInt16, length: Int, sequence: UInt32) -> [UInt8] {
+        [UInt8(type >> 8), UInt8(type & 0xFF), UInt8(length >> 8 & 0xFF), UInt8(length & 0xFF),
+         UInt8(sequence >> 24), UInt8(sequence >> 16 & 0xFF), UInt8(sequence >> 8 & 0xFF), UInt8(sequence & 0xFF)]
+    }
+
+    public func write(_ bytes: [UInt8]) throws(LinkError) {
+        let type: UInt16 = bytes.count > 1 && bytes[1] == 0x09 ? 0x0110 : 0x0100
+        let seq = sequence.withLock { s -> UInt32 in
+            defer { s &+= 1 }
+            return s
+        }
+        try inner.write(Self.header(type: type, length: bytes.count, sequence: seq) + bytes)
+    }
+
+    public func read(timeout: Double) throws(LinkError) -> [UInt8] {
+        let datagram = try inner.read(timeout: timeout)
+        guard datagram.count > 8 else { return [] }
+        let type = UInt16(datagram[0]) << 8 | UInt16(datagram[1])
+        let length = Int(datagram[2]) << 8 | Int(datagram[3])
+        guard type == 0x0111 || type == 0x0100 || type == 0x0110, length == datagram.count - 8 else { return [] }
+        return Array(datagram[8...])
+    }
+
+    public func close() { inner.close() }
+}

@@ -1,0 +1,102 @@
+import DockCore
+import Foundation
+import Testing
+import TestSupport
+@testable import Motion
+
+@Suite struct VISCACodecTests {
+    @Test func driveBytes() {
+        #expect(VISCA.drive(panSpeed: 0x10, tiltSpeed: 0x08, pan: .right, tilt: .stop) == [0x81, 0x01, 0x06, 0x01, 0x10, 0x08, 0x02, 0x03, 0xFF])
+        // Speeds are clamped to the protocol's range.
+        #expect(VISCA.drive(panSpeed: 0x40, tiltSpeed: 0, pan: .left, tilt: .up)[4...5] == [0x18, 0x01])
+        #expect(VISCA.zoom(speed: 3) == [0x81, 0x01, 0x04, 0x07, 0x23, 0xFF])
+        #expect(VISCA.zoom(speed: -9) == [0x81, 0x01, 0x04, 0x07, 0x37, 0xFF])
+    }
+
+    @Test func absolutePositionNibblesRoundTrip() {
+        let bytes = VISCA.absolutePosition(panSpeed: 5, tiltSpeed: 5, pan: -1234, tilt: 567)
+        #expect(bytes.count == 15 && bytes.last == 0xFF)
+        #expect(VISCA.value(nibbles: bytes[6..<10]) == -1234 && VISCA.value(nibbles: bytes[10..<14]) == 567)
+    }
+
+    @Test func repliesAreRecognised() {
+        #expect(VISCA.reply([0x90, 0x41, 0xFF]) == .ack(socket: 1))
+        #expect(VISCA.reply([0x90, 0x52, 0xFF]) == .completion(socket: 2))
+        #expect(VISCA.reply([0x90, 0x61, 0x41, 0xFF])?.errorDescription == "command not executable")
+        #expect(VISCA.reply([0x90, 0x50, 0xF, 0xF, 0xF, 0xF, 0x0, 0x0, 0x1, 0x0, 0xFF]) == .position(pan: -1, tilt: 16))
+        #expect(VISCA.reply([0x90, 0x70, 0xFF]) == nil)
+    }
+
+    @Test func decoderSkipsGarbageAndCutMessages() {
+        var decoder = VISCADecoder()
+        let stream: [UInt8] = [0x00, 0x13, 0xFF] + [0x90, 0x41] + [0x90, 0x51, 0xFF] + [0x90] + [UInt8](repeating: 0x01, count: 20) + [0x90, 0x41, 0xFF]
+        let messages = decoder.feed(stream)
+        #expect(messages == [[0x90, 0x51, 0xFF], [0x90, 0x41, 0xFF]])
+        #expect(decoder.skippedBytes >= 3 && decoder.droppedMessages == 2)
+    }
+}
+
+@Suite(.serialized) struct VISCABackendTests {
+    func wait(_ seconds: Double, until condition: () -> Bool) -> Bool { SimpleBGCBackend.wait(seconds: seconds, until: condition) }
+
+    @Test func serialCameraPansAtQuantisedSpeedsAndReportsItsPose() throws {
+        let camera = VISCACamera()
+        let port = try SerialPeer { camera.handle($0) }
+        let path = port.path
+        let backend = try VISCABackend(name: path, open: { () throws(LinkError) -> any ByteLink in try FileDescriptorLink.serial(path, baud: 9600) })
+        defer { backend.close() }
+        let clock = SystemMonotonicClock()
+        // 0.6 rad/s of a 100°/s camera is step 8.25 → 8: the camera moves at 8/24 of its top speed.
+        try backend.setVelocity(Vector3D(x: -0.2, y: 0.6, z: 0), at: clock.now)
+        #expect(wait(1) { camera.velocity.y > 0.5 })
+        #expect(abs(camera.velocity.y - 8.0 / 24 * 100 * .pi / 180) < 1e-9)
+        #expect(camera.velocity.x < 0)   // tilt up
+        // The same command again is not resent (a camera buffers two commands).
+        try backend.setVelocity(Vector3D(x: -0.2, y: 0.6, z: 0), at: clock.now)
+        #expect(camera.driveCount == 1)
+        #expect(wait(2) {
+            Thread.sleep(forTimeInterval: 0.05)
+            return backend.motionState(at: clock.now).angularPositions.y > 0.2
+        })
+        #expect(abs(backend.motionState(at: clock.now).angularPositions.y - camera.pose.y) < 0.08)
+        try backend.setVelocity(Vector3D(), at: clock.now)
+        #expect(wait(1) { camera.velocity == Vector3D() })
+        #expect(wait(1) { backend.replies.acks >= 2 && backend.replies.completions >= 2 })
+    }
+
+    @Test func errorRepliesAreCountedNotActedOn() throws {
+        let camera = VISCACamera()
+        camera.bufferFullNext = 1
+        let port = try SerialPeer { camera.handle($0) }
+        let path = port.path
+        let backend = try VISCABackend(name: path, open: { () throws(LinkError) -> any ByteLink in try FileDescriptorLink.serial(path, baud: 9600) })
+        defer { backend.close() }
+        try backend.setVelocity(Vector3D(x: 0, y: 0.5, z: 0), at: SystemMonotonicClock().now)
+        #expect(wait(1) { backend.replies.errors == ["command buffer full"] })
+        #expect(camera.velocity == Vector3D())
+    }
+
+    @Test func viscaOverIPOnLoopbackUDP() throws {
+        let peer = try VISCAUDPPeer()
+        let port = peer.port
+        let backend = try VISCABackend(name: "udp", open: { () throws(LinkError) -> any ByteLink in
+            VISCAOverIPLink(try SocketLink.udp(host: "127.0.0.1", port: port))
+        })
+        defer { backend.close() }
+        let clock = SystemMonotonicClock()
+        try backend.setVelocity(Vector3D(x: 0, y: -1, z: 0), at: clock.now)
+        #expect(wait(1) { peer.camera.velocity.y < -0.9 })
+        #expect(wait(2) {
+            Thread.sleep(forTimeInterval: 0.05)
+            return backend.motionState(at: clock.now).angularPositions.y < -0.2
+        })
+    }
+
+    @Test func silentCameraIsRefused() throws {
+        let port = try SerialPeer { _ in [] }
+        let path = port.path
+        #expect(throws: LinkError.self) {
+            try VISCABackend(name: path, open: { () throws(LinkError) -> any ByteLink in try FileDescriptorLink.serial(path, baud: 9600) })
+        }
+    }
+}

@@ -1,0 +1,126 @@
+import DockCore
+import Foundation
+import Glibc
+import Motion
+
+/// A VISCA PTZ camera in software: pans and tilts at the commanded speed steps, answers
+/// ACK + completion to commands, the position and version inquiries, and errors as a camera
+/// does (syntax error for what it does not know, "buffer full" when told to).
+public final class VISCACamera: @unchecked Sendable {
+    private let lock = NSLock()
+    private var decoder = VISCADecoder()
+    private var dynamics = GimbalDynamics(model: GimbalModel(maximumSpeed: 4, maximumAcceleration: 30, latency: 0,
+                                                             yawRange: -3...3, pitchRange: -1.6...1.6))
+    private let start = SystemMonotonicClock().now
+    let model: VISCAModel
+    /// Answer "command buffer full" to the next N commands.
+    public var bufferFullNext = 0
+    public private(set) var drives: [[UInt8]] = []
+
+    public init(model: VISCAModel = VISCAModel()) { self.model = model }
+
+    private var now: MonotonicInstant { MonotonicInstant(nanoseconds: SystemMonotonicClock().now.nanoseconds - start.nanoseconds) }
+
+    public var pose: Vector3D { lock.withLock { dynamics.advance(to: now); return dynamics.position } }
+    public var velocity: Vector3D { lock.withLock { dynamics.advance(to: now); return dynamics.velocity } }
+    public var driveCount: Int { lock.withLock { drives.count } }
+
+    public func handle(_ bytes: [UInt8]) -> [UInt8] {
+        lock.withLock {
+            dynamics.advance(to: now)
+            return decoder.feed(bytes).flatMap(answer)
+        }
+    }
+
+    private func answer(_ m: [UInt8]) -> [UInt8] {
+        let ack: [UInt8] = [0x90, 0x41, 0xFF], done: [UInt8] = [0x90, 0x51, 0xFF]
+        if m.count == 5, m[1] == 0x09, m[2] == 0x00, m[3] == 0x02 {
+            return [0x90, 0x50, 0x00, 0x01, 0x05, 0x11, 0x01, 0x00, 0x02, 0xFF]
+        }
+        if m.count == 5, m[1] == 0x09, m[2] == 0x06, m[3] == 0x12 {
+            let pan = Int16(clamping: Int((dynamics.position.y / model.radiansPerPositionUnit).rounded()))
+            let tilt = Int16(clamping: Int((-dynamics.position.x / model.radiansPerPositionUnit).rounded()))
+            return [0x90, 0x50] + VISCA.nibbles(UInt16(bitPattern: pan)) + VISCA.nibbles(UInt16(bitPattern: tilt)) + [0xFF]
+        }
+        guard m.count >= 4, m[1] == 0x01 else { return [0x90, 0x60, 0x02, 0xFF] }
+        if bufferFullNext > 0 {
+            bufferFullNext -= 1
+            return [0x90, 0x61, 0x03, 0xFF]
+        }
+        if m.count == 9, m[2] == 0x06, m[3] == 0x01 {
+            drives.append(m)
+            let pan = Double(m[4]) / Double(VISCA.maximumPanSpeed) * model.maximumPanSpeed
+            let tilt = Double(m[5]) / Double(VISCA.maximumTiltSpeed) * model.maximumTiltSpeed
+            let yaw = m[6] == 1 ? -pan : (m[6] == 2 ? pan : 0)
+            let pitch = m[7] == 1 ? -tilt : (m[7] == 2 ? tilt : 0)
+            dynamics.command(Vector3D(x: pitch, y: yaw, z: 0), at: now)
+            return ack + done
+        }
+        if m.count == 6, m[2] == 0x04, m[3] == 0x07 { return ack + done }   // zoom
+        if m.count == 5, m[2] == 0x06, m[3] == 0x04 { return ack + done }   // home
+        return [0x90, 0x60, 0x02, 0xFF]
+    }
+}
+
+/// A VISCA-over-IP camera on a loopback UDP port: strips the 8-byte header, answers through
+/// `VISCACamera`, and wraps replies with payload type 0x0111.
+public final class VISCAUDPPeer: @unchecked Sendable {
+    public let camera: VISCACamera
+    public let port: UInt16
+    private let fd: Int32
+    private var running = true
+    private let lock = NSLock()
+
+    public init(camera: VISCACamera = VISCACamera()) throws {
+        self.camera = camera
+        let fd = socket(AF_INET, Int32(SOCK_DGRAM.rawValue), 0)
+        self.fd = fd
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        address.sin_port = 0
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        let bound = withUnsafePointer(to: &address) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, length) } }
+        guard bound == 0 else {
+            port = 0
+            throw Fixtures.Missing(path: "a loopback UDP port")
+        }
+        _ = withUnsafeMutablePointer(to: &address) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(fd, $0, &length) } }
+        port = UInt16(bigEndian: address.sin_port)
+        let thread = Thread { [weak self] in
+            while let peer = self, peer.lock.withLock({ peer.running }) { peer.serve() }
+        }
+        thread.start()
+    }
+
+    deinit { stop() }
+
+    public func stop() {
+        lock.withLock {
+            if running { close(fd) }
+            running = false
+        }
+    }
+
+    private func serve() {
+        var entry = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
+        guard poll(&entry, 1, 20) > 0 else { return }
+        var buffer = [UInt8](repeating: 0, count: 2048)
+        var from = sockaddr_storage()
+        var length = socklen_t(MemoryLayout<sockaddr_storage>.size)
+        let n = withUnsafeMutablePointer(to: &from) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { recvfrom(fd, &buffer, buffer.count, 0, $0, &length) }
+        }
+        guard n > 8 else { return }
+        let datagram = Array(buffer.prefix(n))
+        let sequence = UInt32(datagram[4]) << 24 | UInt32(datagram[5]) << 16 | UInt32(datagram[6]) << 8 | UInt32(datagram[7])
+        let replies = camera.handle(Array(datagram[8...]))
+        var decoder = VISCADecoder()
+        for reply in decoder.feed(replies) {
+            let packet = VISCAOverIPLink.header(type: 0x0111, length: reply.count, sequence: sequence) + reply
+            _ = withUnsafePointer(to: &from) {
+                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { sendto(fd, packet, packet.count, 0, $0, length) }
+            }
+        }
+    }
+}
