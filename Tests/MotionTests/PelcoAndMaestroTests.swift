@@ -1,0 +1,83 @@
+import DockCore
+import Foundation
+import Testing
+import TestSupport
+@testable import Motion
+
+@Suite struct PelcoDCodecTests {
+    @Test func messageBytesAndChecksum() {
+        // Pan right at speed 0x20, address 1: FF 01 00 02 20 00 23.
+        #expect(PelcoD.move(address: 1, panSpeed: 0x20, tiltSpeed: 0).bytes == [0xFF, 0x01, 0x00, 0x02, 0x20, 0x00, 0x23])
+        #expect(PelcoD.move(address: 2, panSpeed: -5, tiltSpeed: -70, zoom: 1).bytes[3] == 0x04 | 0x08 | 0x20)
+        #expect(PelcoD.move(address: 2, panSpeed: -5, tiltSpeed: -70).bytes[5] == 0x3F)
+        #expect(PelcoD.goToPreset(address: 1, 5).bytes == [0xFF, 0x01, 0x00, 0x07, 0x00, 0x05, 0x0D])
+    }
+
+    @Test func decoderResyncsAfterNoiseAndBadChecksums() {
+        var bad = PelcoD.stop(address: 1).bytes
+        bad[6] &+= 1
+        let good = PelcoD.Message(address: 1, command2: 0x59, data1: 0x46, data2: 0x50)
+        var decoder = PelcoDDecoder()
+        let messages = decoder.feed([0x12, 0x34] + bad + [0xFF] + good.bytes)
+        #expect(messages == [good])
+        #expect(decoder.badMessages >= 1)
+        #expect(PelcoD.reply(good) == .pan(hundredthsOfDegree: 0x4650))
+    }
+}
+
+@Suite(.serialized) struct PelcoAndMaestroBackendTests {
+    func wait(_ seconds: Double, until condition: () -> Bool) -> Bool { SimpleBGCBackend.wait(seconds: seconds, until: condition) }
+
+    @Test func pelcoHeadMovesAnswersPositionAndPresets() throws {
+        let head = PelcoDHead(address: 3)
+        let port = try SerialPeer { head.handle($0) }
+        let path = port.path
+        let backend = try PelcoDBackend(name: path, address: 3, open: { () throws(LinkError) -> any ByteLink in
+            try FileDescriptorLink.serial(path, baud: 9600)
+        })
+        defer { backend.close() }
+        let clock = SystemMonotonicClock()
+        try backend.setVelocity(Vector3D(x: 0.2, y: -0.5, z: 0), at: clock.now)
+        // −0.5 rad/s of a 60°/s head is step 30.08 → 30 of 63; 0.2 of 30°/s is step 24.
+        #expect(wait(1) { abs(head.velocity.y - (-30.0 / 63 * head.maximumPanSpeed)) < 1e-9 })
+        #expect(abs(head.velocity.x - 24.0 / 63 * head.maximumTiltSpeed) < 1e-9)
+        #expect(wait(2) {
+            Thread.sleep(forTimeInterval: 0.05)
+            return backend.motionState(at: clock.now).angularPositions.y < -0.2
+        })
+        let state = backend.motionState(at: clock.now)
+        #expect(!state.isCommandedOnly && abs(state.angularPositions.y - head.pose.y) < 0.1)
+        try backend.setPreset(4)
+        #expect(wait(1) { head.presets[4] != nil })
+        try backend.setVelocity(Vector3D(), at: clock.now)
+        #expect(wait(1) { head.velocity == Vector3D() })
+    }
+
+    @Test func pelcoHeadAtAnotherAddressIsRefused() throws {
+        let head = PelcoDHead(address: 1)
+        let port = try SerialPeer { head.handle($0) }
+        let path = port.path
+        #expect(throws: LinkError.self) {
+            try PelcoDBackend(name: path, address: 2, open: { () throws(LinkError) -> any ByteLink in try FileDescriptorLink.serial(path, baud: 9600) })
+        }
+    }
+
+    @Test func maestroIntegratesSpeedsIntoServoTargets() throws {
+        let maestro = MaestroController()
+        let port = try SerialPeer { maestro.handle($0) }
+        let path = port.path
+        let backend = try MaestroBackend(name: path, open: { () throws(LinkError) -> any ByteLink in try FileDescriptorLink.serial(path, baud: 115200) })
+        defer { backend.close() }
+        #expect(wait(1) { maestro.target(0) == 6000 && maestro.target(1) == 6000 })   // centred: 1500 µs
+        var t = MonotonicInstant.zero
+        for _ in 0...10 {
+            try backend.setVelocity(Vector3D(x: 0, y: 0.5, z: 0), at: t)
+            t = t.advanced(bySeconds: 0.05)
+        }
+        // 0.5 rad/s for 0.5 s = 0.25 rad → 1500 + 0.25 × 600 = 1650 µs = 6600 quarter-µs.
+        #expect(wait(1) { maestro.target(0) == 6600 })
+        let state = backend.motionState(at: t.advanced(bySeconds: -0.05))
+        #expect(state.isCommandedOnly && abs(state.angularPositions.y - 0.25) < 1e-9)
+        #expect(backend.capabilities.hasPositionFeedback == false)
+    }
+}
