@@ -108,6 +108,8 @@ public final class ClosedLoopSession: PipelineSession {
             self.gimbal = gimbal
             backend = gimbal
             camera = virtual.cameraInformation
+        case .device(let spec):
+            throw SessionError("--gimbal \(spec) needs a live --camera; a recording runs with --gimbal sim or none")
         case .dryRun:
             virtualCamera = nil
             gimbal = nil

@@ -35,10 +35,17 @@ public struct DockdOptions: Sendable {
       --media DIR             photos for the demo scene (default ./.cache/media or $OPENDOCK_MEDIA)
 
     Gimbal and camera
-      --gimbal sim|none       sim: closed loop, a simulated gimbal turns a virtual camera inside
-                              the recording (default for recordings); none: dry run on the source's
-                              own frames, commands are computed and counted but nothing moves
-                              (default, and for now the only choice, with --camera)
+      --gimbal KIND           sim: closed loop, a simulated gimbal turns a virtual camera inside
+                              the recording (default for recordings); none: dry run on the
+                              source's own frames, commands computed but nothing moves (default
+                              with --camera); with --camera, a real device:
+                                simplebgc:PATH[@BAUD]   SimpleBGC controller (default 115200)
+                                visca:PATH[@BAUD]       VISCA camera on serial (default 9600)
+                                visca-udp:HOST[:PORT]   VISCA over IP (default port 52381)
+                                visca-tcp:HOST:PORT     raw VISCA over TCP
+                                pelco:PATH[@BAUD][/ADDR] Pelco-D head (default 9600, address 1)
+                                maestro:PATH            Pololu Maestro servos (pan 0, tilt 1)
+                                uvc                     the camera's own pan/tilt controls
       --view WxH              image size of the camera on the gimbal (default 1280x720)
       --view-hfov DEG         its horizontal field of view (default 60)
       --max-speed DEG_S       simulated gimbal top speed (default 172)
@@ -112,7 +119,9 @@ public struct DockdOptions: Sendable {
             case "--media": c.mediaDirectory = try value(argument)
             case "--gimbal":
                 let text = try value(argument)
-                guard let g = GimbalChoice(rawValue: text) else { throw UsageError("--gimbal must be sim or none, got '\(text)'") }
+                guard let g = GimbalChoice(parsing: text) else {
+                    throw UsageError("--gimbal must be sim, none, simplebgc:PATH, visca:PATH, visca-udp:HOST, visca-tcp:HOST:PORT, pelco:PATH, maestro:PATH or uvc; got '\(text)'")
+                }
                 c.gimbal = g
             case "--view":
                 let text = try value(argument)
@@ -157,7 +166,10 @@ public struct DockdOptions: Sendable {
         if arguments.contains("--camera") { sources += 1 }
         if sources > 1 { throw UsageError("--demo, --source and --camera exclude each other") }
         if c.gimbal == .sim, case .camera = c.source {
-            throw UsageError("--gimbal sim cannot move a real camera; use --gimbal none with --camera")
+            throw UsageError("--gimbal sim cannot move a real camera; name the gimbal (e.g. --gimbal simplebgc:/dev/ttyUSB0) or use none")
+        }
+        if case .device = c.gimbal {
+            guard case .camera = c.source else { throw UsageError("a real --gimbal needs a live --camera; recordings run with --gimbal sim or none") }
         }
         options.configuration = c
         return options

@@ -18,6 +18,8 @@ public final class LiveSession: PipelineSession {
     public let sourceSummary: String
     public let detectorName: String
     public let detectorFallback: String?
+    /// The motor device driven (or the dry run's name).
+    public let motorName: String
     private let detector: any Detector
     private let accessory: DockAccessory
     private let capture: CaptureThread
@@ -40,8 +42,8 @@ public final class LiveSession: PipelineSession {
 
     public init(configuration: SessionConfiguration, system: any VideoDeviceSystem = LinuxVideoDeviceSystem()) throws(SessionError) {
         guard case .camera(let path) = configuration.source else { throw SessionError("LiveSession needs a camera source") }
-        guard configuration.resolvedGimbal == .dryRun else {
-            throw SessionError("--gimbal sim turns a virtual camera inside a recording and cannot move a real camera; use --gimbal none with --camera until a motor backend is configured")
+        if configuration.resolvedGimbal == .sim {
+            throw SessionError("--gimbal sim turns a virtual camera inside a recording and cannot move a real camera; name a motor device or use --gimbal none")
         }
         self.configuration = configuration
         var calibration: CameraCalibration?
@@ -77,7 +79,20 @@ public final class LiveSession: PipelineSession {
         detector = built.detector
         detectorFallback = built.fallbackReason
         detectorName = detector.name
-        accessory = DockAccessory(name: NullMotorBackend().name, backend: NullMotorBackend(), clock: clock, controlLaw: configuration.controlLaw.make(configuration.framing, pid: configuration.pid))
+        let backend: any MotorBackend
+        if case .device(let spec) = configuration.resolvedGimbal {
+            backend = try spec.connect(camera: path) { event in
+                switch event {
+                case .connected(let name): events.withLock { $0.append(.docked("gimbal \(name) reconnected")) }
+                case .disconnected(let name): events.withLock { $0.append(.undocked("gimbal \(name) disconnected")) }
+                }
+            }
+        } else {
+            backend = NullMotorBackend()
+        }
+        motorName = backend.name
+        accessory = DockAccessory(name: backend.name, backend: backend, clock: clock,
+                                  controlLaw: configuration.controlLaw.make(configuration.framing, pid: configuration.pid))
     }
 
     /// Receives one line per camera event (docked, undocked), on the detection thread.

@@ -15,11 +15,32 @@ public enum SourceChoice: Sendable, Equatable {
     case camera(String)
 }
 
-public enum GimbalChoice: String, Sendable, CaseIterable {
+public enum GimbalChoice: Sendable, Equatable {
     /// The simulated gimbal; the file is the wide world and a virtual camera renders its view.
     case sim
-    /// No motors: the pipeline runs on the file's frames and only reports its commands.
-    case dryRun = "none"
+    /// No motors: the pipeline runs on the source's frames and only reports its commands.
+    case dryRun
+    /// A real motor device (with a live camera).
+    case device(MotorDeviceSpec)
+
+    /// Parses `sim`, `none`, or a device spec (see `MotorDeviceSpec`).
+    public init?(parsing text: String) {
+        switch text {
+        case "sim": self = .sim
+        case "none": self = .dryRun
+        default:
+            guard let spec = MotorDeviceSpec(parsing: text) else { return nil }
+            self = .device(spec)
+        }
+    }
+
+    public var label: String {
+        switch self {
+        case .sim: "sim"
+        case .dryRun: "none (dry run)"
+        case .device(let spec): spec.description
+        }
+    }
 }
 
 /// Everything one run of the pipeline needs; built from dockd's options.

@@ -31,7 +31,7 @@ do {
 }
 (session as? LiveSession)?.log = log
 log("source \(session.sourceSummary)")
-log("gimbal \(options.configuration.resolvedGimbal.rawValue), detector \(session.detectorName), track rate \(Int(options.configuration.trackRate)) Hz")
+log("gimbal \(options.configuration.resolvedGimbal.label), detector \(session.detectorName), track rate \(Int(options.configuration.trackRate)) Hz")
 if let fallback = session.detectorFallback { log(fallback) }
 
 let statusLine = StatusLine()

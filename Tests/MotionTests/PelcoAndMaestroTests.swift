@@ -26,7 +26,7 @@ import TestSupport
 }
 
 @Suite(.serialized) struct PelcoAndMaestroBackendTests {
-    func wait(_ seconds: Double, until condition: () -> Bool) -> Bool { SimpleBGCBackend.wait(seconds: seconds, until: condition) }
+    func wait(_ seconds: Double, until condition: () -> Bool) -> Bool { waitFor(seconds: seconds, until: condition) }
 
     @Test func pelcoHeadMovesAnswersPositionAndPresets() throws {
         let head = PelcoDHead(address: 3)

@@ -57,7 +57,7 @@ import TestSupport
         }, onEvent: onEvent)
     }
 
-    func wait(_ seconds: Double, until condition: () -> Bool) -> Bool { SimpleBGCBackend.wait(seconds: seconds, until: condition) }
+    func wait(_ seconds: Double, until condition: () -> Bool) -> Bool { waitFor(seconds: seconds, until: condition) }
 
     @Test func handshakeSpeedControlAndFeedbackOverAPty() throws {
         let peer = try SimpleBGCPeer()

@@ -37,7 +37,7 @@ import TestSupport
 }
 
 @Suite(.serialized) struct VISCABackendTests {
-    func wait(_ seconds: Double, until condition: () -> Bool) -> Bool { SimpleBGCBackend.wait(seconds: seconds, until: condition) }
+    func wait(_ seconds: Double, until condition: () -> Bool) -> Bool { waitFor(seconds: seconds, until: condition) }
 
     @Test func serialCameraPansAtQuantisedSpeedsAndReportsItsPose() throws {
         let camera = VISCACamera()

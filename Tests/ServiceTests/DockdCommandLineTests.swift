@@ -30,7 +30,7 @@ import TestSupport
         (["--rate", "50"], "--rate must be between 10 and 30"),
         (["--rate", "fast"], "--rate expects a number"),
         (["--view", "huge"], "--view expects WIDTHxHEIGHT"),
-        (["--gimbal", "bgc"], "--gimbal must be sim or none"),
+        (["--gimbal", "bgc"], "--gimbal must be sim, none, simplebgc:PATH"),
         (["--source"], "--source needs a value"),
         (["--demo", "--source", "x.avi"], "exclude each other"),
         (["stray"], "unexpected argument 'stray'"),

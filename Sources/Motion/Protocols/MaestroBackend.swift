@@ -34,7 +34,7 @@ public final class MaestroBackend: MotorBackend {
         capabilities = MotorCapabilities(limits: MotionLimits(yaw: yaw, pitch: pitch, roll: nil), hasPositionFeedback: false)
         do throws(LinkError) {
             try runner.send(Maestro.getErrors)
-            guard SimpleBGCBackend.wait(seconds: 1, until: { state.withLock { $0.answer.count >= 2 } }) else {
+            guard waitFor(seconds: 1, until: { state.withLock { $0.answer.count >= 2 } }) else {
                 throw LinkError.noAnswer(name, what: "the Maestro get-errors command")
             }
             // Start centred.

@@ -53,7 +53,7 @@ public final class PelcoDBackend: MotorBackend {
         capabilities = MotorCapabilities(limits: MotionLimits(yaw: yaw, pitch: pitch, roll: nil), hasPositionFeedback: true)
         do throws(LinkError) {
             try runner.send(PelcoD.queryPan(address: address).bytes)
-            if requireAnswer, !SimpleBGCBackend.wait(seconds: 1, until: { state.withLock { $0.pan != nil } }) {
+            if requireAnswer, !waitFor(seconds: 1, until: { state.withLock { $0.pan != nil } }) {
                 throw LinkError.noAnswer(name, what: "the Pelco-D pan position query (address \(address))")
             }
         } catch {

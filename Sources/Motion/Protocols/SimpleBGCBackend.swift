@@ -46,7 +46,7 @@ public final class SimpleBGCBackend: MotorBackend {
         capabilities = MotorCapabilities(limits: MotionLimits(yaw: yaw, pitch: pitch, roll: nil), hasPositionFeedback: true)
         do throws(LinkError) {
             try runner.send(SimpleBGC.encode(SimpleBGC.Frame(command: SimpleBGC.Command.boardInfo.rawValue, payload: []), version: version))
-            guard Self.wait(seconds: 1, until: { state.withLock { $0.boardInfo != nil } }) else {
+            guard waitFor(seconds: 1, until: { state.withLock { $0.boardInfo != nil } }) else {
                 throw LinkError.noAnswer(name, what: "CMD_BOARD_INFO")
             }
             let timeout = UInt16(clamping: Int(deviceTimeout * 1000))
@@ -116,14 +116,6 @@ public final class SimpleBGCBackend: MotorBackend {
         }
     }
 
-    static func wait(seconds: Double, until condition: () -> Bool) -> Bool {
-        let deadline = Date(timeIntervalSinceNow: seconds)
-        while Date() < deadline {
-            if condition() { return true }
-            Thread.sleep(forTimeInterval: 0.005)
-        }
-        return condition()
-    }
 }
 
 /// A mutex-protected value shared by reference between threads and closures.

@@ -55,7 +55,7 @@ public final class VISCABackend: MotorBackend {
         capabilities = MotorCapabilities(limits: MotionLimits(yaw: yaw, pitch: pitch, roll: nil), hasPositionFeedback: true)
         do throws(LinkError) {
             try runner.send(VISCA.versionInquiry(address: model.address))
-            guard SimpleBGCBackend.wait(seconds: 1, until: { state.withLock { $0.version != nil } }) else {
+            guard waitFor(seconds: 1, until: { state.withLock { $0.version != nil } }) else {
                 throw LinkError.noAnswer(name, what: "the VISCA version inquiry")
             }
         } catch {
