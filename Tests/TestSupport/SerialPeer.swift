@@ -28,7 +28,7 @@ public final class SerialPeer: @unchecked Sendable {
         path = Fixtures.temporaryDirectory("serial") + "/by-id-device"
         try plug()
         let thread = Thread { [weak self] in
-            while let peer = self, peer.lock.withLock({ peer.running }) { peer.pump() }
+            while let peer = self, peer.isRunning { peer.pump() }
         }
         thread.start()
     }
@@ -63,37 +63,44 @@ public final class SerialPeer: @unchecked Sendable {
     }
 
     public var receivedBytes: [UInt8] { lock.withLock { received } }
+    var isRunning: Bool { lock.withLock { running } }
 
+    /// Holds the lock through every call on the descriptor so `unplug` or `stop` cannot close
+    /// it mid-call (a reused descriptor number would read another file).
     private func pump() {
-        let fd = lock.withLock { master }
+        lock.lock()
+        defer { lock.unlock() }
+        let fd = master
         guard fd >= 0 else {
+            lock.unlock()
             Thread.sleep(forTimeInterval: 0.01)
+            lock.lock()
             return
         }
         var entry = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
         guard poll(&entry, 1, 20) > 0, entry.revents & Int16(POLLIN) != 0 else {
-            if entry.revents & Int16(POLLHUP) != 0 { Thread.sleep(forTimeInterval: 0.01) }
+            if entry.revents & Int16(POLLHUP) != 0 {
+                lock.unlock()
+                Thread.sleep(forTimeInterval: 0.01)
+                lock.lock()
+            }
             return
         }
         var buffer = [UInt8](repeating: 0, count: 4096)
         let n = read(fd, &buffer, buffer.count)
         guard n > 0 else { return }
         let bytes = Array(buffer.prefix(n))
-        var answer = lock.withLock { () -> [UInt8] in
-            received += bytes
-            return silent ? [] : respond(bytes)
-        }
+        received += bytes
+        var answer = silent ? [] : respond(bytes)
         guard !answer.isEmpty else { return }
-        lock.withLock {
-            if corruptNext > 0 {
-                corruptNext -= 1
-                answer[answer.count - 1] ^= 0x40
-            }
-            if dropEvery > 0 {
-                answer = answer.enumerated().compactMap { i, b in (sentCount + i + 1) % dropEvery == 0 ? nil : b }
-            }
-            sentCount += answer.count
+        if corruptNext > 0 {
+            corruptNext -= 1
+            answer[answer.count - 1] ^= 0x40
         }
+        if dropEvery > 0 {
+            answer = answer.enumerated().compactMap { i, b in (sentCount + i + 1) % dropEvery == 0 ? nil : b }
+        }
+        sentCount += answer.count
         _ = answer.withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }
     }
 }

@@ -88,7 +88,10 @@ public final class VISCAUDPPeer: @unchecked Sendable {
         _ = withUnsafeMutablePointer(to: &address) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(fd, $0, &length) } }
         port = UInt16(bigEndian: address.sin_port)
         let thread = Thread { [weak self] in
-            while let peer = self, peer.lock.withLock({ peer.running }) { peer.serve() }
+            while let peer = self, peer.lock.withLock({ peer.running }) {
+                peer.serve()
+                usleep(100)
+            }
         }
         thread.start()
     }
@@ -102,7 +105,11 @@ public final class VISCAUDPPeer: @unchecked Sendable {
         }
     }
 
+    /// Under the lock, so `stop` cannot close the socket mid-call.
     private func serve() {
+        lock.lock()
+        defer { lock.unlock() }
+        guard running else { return }
         var entry = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
         guard poll(&entry, 1, 20) > 0 else { return }
         var buffer = [UInt8](repeating: 0, count: 2048)

@@ -30,13 +30,15 @@ public protocol ByteLink: AnyObject, Sendable {
 }
 
 /// A file-descriptor link (serial port or pty): poll, read, write; hang-up is a disconnect.
+/// Calls go through a `DescriptorGuard`, so a close from another thread never pulls the
+/// descriptor from under a read in progress.
 public final class FileDescriptorLink: ByteLink {
     public let name: String
-    private let fd: Mutex<Int32>
+    private let fd: DescriptorGuard
 
     public init(name: String, fd: Int32) {
         self.name = name
-        self.fd = Mutex(fd)
+        self.fd = DescriptorGuard(fd)
     }
 
     /// Opens a serial device raw 8N1 at `baud`.
@@ -48,17 +50,13 @@ public final class FileDescriptorLink: ByteLink {
 
     deinit { close() }
 
-    public func close() {
-        fd.withLock { fd in
-            if fd >= 0 { Glibc.close(fd) }
-            fd = -1
-        }
-    }
-
-    private var descriptor: Int32 { fd.withLock { $0 } }
+    public func close() { fd.close() }
 
     public func write(_ bytes: [UInt8]) throws(LinkError) {
-        let fd = descriptor
+        try fd.use { fd throws(LinkError) in try write(bytes, fd: fd) }
+    }
+
+    private func write(_ bytes: [UInt8], fd: Int32) throws(LinkError) {
         guard fd >= 0 else { throw .disconnected(name) }
         var offset = 0
         var waited = 0
@@ -78,7 +76,10 @@ public final class FileDescriptorLink: ByteLink {
     }
 
     public func read(timeout: Double) throws(LinkError) -> [UInt8] {
-        let fd = descriptor
+        try fd.use { fd throws(LinkError) -> [UInt8] in try read(timeout: timeout, fd: fd) }
+    }
+
+    private func read(timeout: Double, fd: Int32) throws(LinkError) -> [UInt8] {
         guard fd >= 0 else { throw .disconnected(name) }
         var entry = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
         let ready = poll(&entry, 1, Int32(max(0, timeout * 1000)))

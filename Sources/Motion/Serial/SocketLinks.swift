@@ -39,31 +39,30 @@ public enum SocketLink {
 /// A connected datagram socket: `write` sends one datagram, `read` returns one.
 public final class FileDescriptorDatagramLink: ByteLink {
     public let name: String
-    private let fd: Mutex<Int32>
+    private let fd: DescriptorGuard
 
     init(name: String, fd: Int32) {
         self.name = name
-        self.fd = Mutex(fd)
+        self.fd = DescriptorGuard(fd)
     }
 
     deinit { close() }
 
-    public func close() {
-        fd.withLock { fd in
-            if fd >= 0 { Glibc.close(fd) }
-            fd = -1
+    public func close() { fd.close() }
+
+    public func write(_ bytes: [UInt8]) throws(LinkError) {
+        try fd.use { fd throws(LinkError) in
+            guard fd >= 0 else { throw .disconnected(name) }
+            let n = bytes.withUnsafeBytes { send(fd, $0.baseAddress, $0.count, 0) }
+            if n < 0 { throw errno == ECONNREFUSED ? .disconnected(name) : .io(name, errno: errno) }
         }
     }
 
-    public func write(_ bytes: [UInt8]) throws(LinkError) {
-        let fd = self.fd.withLock { $0 }
-        guard fd >= 0 else { throw .disconnected(name) }
-        let n = bytes.withUnsafeBytes { send(fd, $0.baseAddress, $0.count, 0) }
-        if n < 0 { throw errno == ECONNREFUSED ? .disconnected(name) : .io(name, errno: errno) }
+    public func read(timeout: Double) throws(LinkError) -> [UInt8] {
+        try fd.use { fd throws(LinkError) -> [UInt8] in try receive(timeout: timeout, fd: fd) }
     }
 
-    public func read(timeout: Double) throws(LinkError) -> [UInt8] {
-        let fd = self.fd.withLock { $0 }
+    private func receive(timeout: Double, fd: Int32) throws(LinkError) -> [UInt8] {
         guard fd >= 0 else { throw .disconnected(name) }
         var entry = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
         guard poll(&entry, 1, Int32(max(0, timeout * 1000))) > 0 else { return [] }

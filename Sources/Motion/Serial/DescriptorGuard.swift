@@ -1,0 +1,34 @@
+import Glibc
+
+/// Guards a file descriptor shared by threads: any number of calls may use it at once (a reader
+/// polling while a writer writes), and closing waits until none is using it. Without this, a
+/// close from one thread can free the number while another thread's read is about to use it,
+/// and the number, reused by the next `open`, reads someone else's file.
+public final class DescriptorGuard: @unchecked Sendable {
+    private var lock = pthread_rwlock_t()
+    private var fd: Int32
+
+    public init(_ fd: Int32) {
+        self.fd = fd
+        pthread_rwlock_init(&lock, nil)
+    }
+
+    deinit {
+        close()
+        pthread_rwlock_destroy(&lock)
+    }
+
+    /// Runs `body` with the descriptor (-1 once closed); closing waits for it to return.
+    public func use<R, E: Error>(_ body: (Int32) throws(E) -> R) throws(E) -> R {
+        pthread_rwlock_rdlock(&lock)
+        defer { pthread_rwlock_unlock(&lock) }
+        return try body(fd)
+    }
+
+    public func close() {
+        pthread_rwlock_wrlock(&lock)
+        defer { pthread_rwlock_unlock(&lock) }
+        if fd >= 0 { Glibc.close(fd) }
+        fd = -1
+    }
+}
