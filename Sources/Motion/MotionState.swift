@@ -21,10 +21,13 @@ public struct MotorCapabilities: Sendable, Hashable {
     /// The device's own limits; nil axes do not exist.
     public var limits: MotionLimits
     public var hasPositionFeedback: Bool
+    /// The smallest change of speed the device can make (rad/s); nil = continuous.
+    public var speedStep: Double?
 
-    public init(limits: MotionLimits, hasPositionFeedback: Bool) {
+    public init(limits: MotionLimits, hasPositionFeedback: Bool, speedStep: Double? = nil) {
         self.limits = limits
         self.hasPositionFeedback = hasPositionFeedback
+        self.speedStep = speedStep
     }
 }
 

@@ -129,3 +129,22 @@ import TestSupport
         #expect(wait(1) { abs(peer.velocity.y - 0.2) < 0.01 })
     }
 }
+
+@Suite(.serialized) struct SimpleBGCMoreTests {
+    @Test func angleModeLayout() {
+        let frame = SimpleBGC.angleControl(pitchDegrees: -10, yawDegrees: 90, speedDegreesPerSecond: 30)
+        #expect(Array(frame.payload[0..<3]) == [0, 2, 2])
+        // yaw angle 90° = 4096 units at bytes 13–14; speed 30 °/s = 246 units at bytes 11–12.
+        #expect(frame.payload[13] == 0x00 && frame.payload[14] == 0x10)
+        #expect(frame.payload[11] == 246 && frame.payload[12] == 0)
+    }
+
+    @Test func unknownCommandGetsAnErrorReplyThatIsCounted() throws {
+        let peer = try SimpleBGCPeer()
+        let path = peer.path
+        let backend = try SimpleBGCBackend(name: path, open: { () throws(LinkError) -> any ByteLink in try FileDescriptorLink.serial(path, baud: 115200) })
+        defer { backend.close() }
+        try backend.send(.init(command: 200, payload: [1, 2, 3]))
+        #expect(waitFor(seconds: 1) { backend.deviceErrors == 1 })
+    }
+}

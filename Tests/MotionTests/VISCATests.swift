@@ -1,5 +1,6 @@
 import DockCore
 import Foundation
+import Glibc
 import Testing
 import TestSupport
 @testable import Motion
@@ -98,5 +99,52 @@ import TestSupport
         #expect(throws: LinkError.self) {
             try VISCABackend(name: path, open: { () throws(LinkError) -> any ByteLink in try FileDescriptorLink.serial(path, baud: 9600) })
         }
+    }
+}
+
+/// A raw VISCA-over-TCP camera on loopback: one connection, bytes in, replies out.
+final class VISCATCPPeer: @unchecked Sendable {
+    let camera = VISCACamera()
+    let port: UInt16
+    private let listener: Int32
+
+    init() throws {
+        let server = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        listener = server
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        _ = withUnsafePointer(to: &address) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(server, $0, length) } }
+        _ = withUnsafeMutablePointer(to: &address) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(server, $0, &length) } }
+        port = UInt16(bigEndian: address.sin_port)
+        listen(server, 1)
+        let camera = self.camera
+        Thread {
+            let connection = accept(server, nil, nil)
+            guard connection >= 0 else { return }
+            var buffer = [UInt8](repeating: 0, count: 1024)
+            while true {
+                let n = read(connection, &buffer, buffer.count)
+                if n <= 0 { break }
+                let answer = camera.handle(Array(buffer.prefix(n)))
+                _ = answer.withUnsafeBytes { write(connection, $0.baseAddress, $0.count) }
+            }
+            close(connection)
+        }.start()
+    }
+
+    deinit { close(listener) }
+}
+
+@Suite struct VISCATCPTests {
+    @Test func rawVISCAOverTCP() throws {
+        let peer = try VISCATCPPeer()
+        let port = peer.port
+        let backend = try VISCABackend(name: "tcp", open: { () throws(LinkError) -> any ByteLink in try SocketLink.tcp(host: "127.0.0.1", port: port) })
+        defer { backend.close() }
+        try backend.setVelocity(Vector3D(x: 0, y: 0.3, z: 0), at: SystemMonotonicClock().now)
+        #expect(waitFor(seconds: 1) { peer.camera.velocity.y > 0.2 })
+        #expect(backend.capabilities.speedStep.map { abs($0 - 100.0 / 24 * .pi / 180) < 1e-12 } == true)
     }
 }

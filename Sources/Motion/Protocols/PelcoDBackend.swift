@@ -50,7 +50,8 @@ public final class PelcoDBackend: MotorBackend {
         }, onEvent: onEvent)
         let yaw = try? AxisLimit(positionRange: -Double.pi..<Double.pi, maximumSpeed: maximumPanSpeed)
         let pitch = try? AxisLimit(positionRange: -1.5..<1.5, maximumSpeed: maximumTiltSpeed)
-        capabilities = MotorCapabilities(limits: MotionLimits(yaw: yaw, pitch: pitch, roll: nil), hasPositionFeedback: true)
+        capabilities = MotorCapabilities(limits: MotionLimits(yaw: yaw, pitch: pitch, roll: nil), hasPositionFeedback: true,
+                                         speedStep: maximumPanSpeed / Double(PelcoD.maximumSpeed))
         do throws(LinkError) {
             try runner.send(PelcoD.queryPan(address: address).bytes)
             if requireAnswer, !waitFor(seconds: 1, until: { state.withLock { $0.pan != nil } }) {

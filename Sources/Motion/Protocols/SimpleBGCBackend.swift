@@ -43,7 +43,8 @@ public final class SimpleBGCBackend: MotorBackend {
         }, onEvent: onEvent)
         let yaw = try? AxisLimit(positionRange: -Double.pi..<Double.pi, maximumSpeed: 3)
         let pitch = try? AxisLimit(positionRange: -1.5..<1.5, maximumSpeed: 3)
-        capabilities = MotorCapabilities(limits: MotionLimits(yaw: yaw, pitch: pitch, roll: nil), hasPositionFeedback: true)
+        capabilities = MotorCapabilities(limits: MotionLimits(yaw: yaw, pitch: pitch, roll: nil), hasPositionFeedback: true,
+                                         speedStep: SimpleBGC.degreesPerSecondPerSpeedUnit * Double.pi / 180)
         do throws(LinkError) {
             try runner.send(SimpleBGC.encode(SimpleBGC.Frame(command: SimpleBGC.Command.boardInfo.rawValue, payload: []), version: version))
             guard waitFor(seconds: 1, until: { state.withLock { $0.boardInfo != nil } }) else {
@@ -60,6 +61,9 @@ public final class SimpleBGCBackend: MotorBackend {
     deinit { runner.close() }
 
     public func close() { runner.close() }
+
+    /// Sends any frame (for commands this backend has no method for).
+    public func send(_ frame: SimpleBGC.Frame) throws(LinkError) { try runner.send(SimpleBGC.encode(frame, version: version)) }
 
     public var isConnected: Bool { runner.isConnected }
     public var batteryVolts: Double? { state.withLock { $0.volts } }

@@ -71,6 +71,17 @@ public enum SimpleBGC {
         return Frame(command: Command.control.rawValue, payload: payload)
     }
 
+    /// CMD_CONTROL in angle mode: pitch and yaw targets (degrees) reached at the given speeds.
+    public static func angleControl(pitchDegrees: Double, yawDegrees: Double, speedDegreesPerSecond: Double) -> Frame {
+        func angle(_ d: Double) -> Int16 { Int16(clamping: Int((d / degreesPerAngleUnit).rounded())) }
+        let speed = Int16(clamping: Int((abs(speedDegreesPerSecond) / degreesPerSecondPerSpeedUnit).rounded()))
+        var payload: [UInt8] = [ControlMode.noControl.rawValue, ControlMode.angle.rawValue, ControlMode.angle.rawValue]
+        for (s, a) in [(Int16(0), Int16(0)), (speed, angle(pitchDegrees)), (speed, angle(yawDegrees))] {
+            payload += le(s) + le(a)
+        }
+        return Frame(command: Command.control.rawValue, payload: payload)
+    }
+
     /// CMD_CONTROL_CONFIG with the device-side timeout: without a CMD_CONTROL for this long the
     /// controller stops obeying serial commands (motors hold). Other fields left unchanged (0).
     public static func controlConfig(timeoutMilliseconds: UInt16) -> Frame {

@@ -52,7 +52,8 @@ public final class VISCABackend: MotorBackend {
         }, onEvent: onEvent)
         let yaw = try? AxisLimit(positionRange: -170 * Double.pi / 180..<170 * Double.pi / 180, maximumSpeed: model.maximumPanSpeed)
         let pitch = try? AxisLimit(positionRange: -90 * Double.pi / 180..<30 * Double.pi / 180, maximumSpeed: model.maximumTiltSpeed)
-        capabilities = MotorCapabilities(limits: MotionLimits(yaw: yaw, pitch: pitch, roll: nil), hasPositionFeedback: true)
+        capabilities = MotorCapabilities(limits: MotionLimits(yaw: yaw, pitch: pitch, roll: nil), hasPositionFeedback: true,
+                                         speedStep: model.maximumPanSpeed / Double(VISCA.maximumPanSpeed))
         do throws(LinkError) {
             try runner.send(VISCA.versionInquiry(address: model.address))
             guard waitFor(seconds: 1, until: { state.withLock { $0.version != nil } }) else {
