@@ -8,17 +8,21 @@ public final class FrameMailbox: @unchecked Sendable {
     private var frame: Frame?
     private var closedReason: FrameSourceError?
     private var isClosed = false
-    public private(set) var replaced = 0
-    public private(set) var posted = 0
+    private var replacedCount = 0
+    private var postedCount = 0
+
+    /// Frames replaced before they were taken, and frames posted in all.
+    public var replaced: Int { condition.lock(); defer { condition.unlock() }; return replacedCount }
+    public var posted: Int { condition.lock(); defer { condition.unlock() }; return postedCount }
 
     public init() {}
 
     /// Leaves `frame` for the consumer, replacing one not yet taken.
     public func post(_ newFrame: Frame) {
         condition.lock()
-        if frame != nil { replaced += 1 }
+        if frame != nil { replacedCount += 1 }
         frame = newFrame
-        posted += 1
+        postedCount += 1
         condition.signal()
         condition.unlock()
     }

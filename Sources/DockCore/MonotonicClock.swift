@@ -1,5 +1,4 @@
 import Foundation
-import Synchronization
 
 /// A point on the monotonic clock (CLOCK_MONOTONIC, the clock V4L2 stamps buffers with),
 /// in nanoseconds. Swift's own instants cannot be built from a raw value, hence this type.
@@ -45,9 +44,9 @@ public struct SystemMonotonicClock: MonotonicClock {
 
 /// A clock that moves only when told to; for tests and for simulated (virtual) time.
 public final class ManualClock: MonotonicClock {
-    private let current: Mutex<MonotonicInstant>
+    private let current: Protected<MonotonicInstant>
 
-    public init(start: MonotonicInstant = .zero) { current = Mutex(start) }
+    public init(start: MonotonicInstant = .zero) { current = Protected(start) }
 
     public var now: MonotonicInstant { current.withLock { $0 } }
 

@@ -1,7 +1,6 @@
 import DockCore
 import Foundation
 import Motion
-import Synchronization
 
 /// What one `track` call did.
 package struct TrackOutcome: Sendable {
@@ -32,7 +31,7 @@ public final class DockAccessory: Hashable, Sendable {
         var trackCalls = 0
         var staleObservations = 0
     }
-    private let state: Mutex<State>
+    private let state: Protected<State>
 
     package init(name: String, backend: any MotorBackend, clock: any MonotonicClock = SystemMonotonicClock(),
                  controlLaw: any ControlLaw = FramingController(), maximumObservationAge: Double = 0.1,
@@ -44,7 +43,7 @@ public final class DockAccessory: Hashable, Sendable {
         self.maximumObservationAge = maximumObservationAge
         motors = MotorController(backend: backend)
         director = MotionDirector(motors: motors)
-        state = Mutex(State(law: controlLaw))
+        state = Protected(State(law: controlLaw))
     }
 
     /// Drives motions and the deadman from a thread of its own, every 10 ms on the accessory's

@@ -1,5 +1,4 @@
 import DockCore
-import Synchronization
 
 /// The entry point: which accessories are docked and whether the system tracks subjects.
 public final class DockAccessoryManager: Sendable {
@@ -9,7 +8,7 @@ public final class DockAccessoryManager: Sendable {
         var systemTrackingEnabled = true
         var accessories: [DockAccessory] = []
     }
-    private let state = Mutex(State())
+    private let state = Protected(State())
 
     package init() {}
 

@@ -1,7 +1,6 @@
 import DockCore
 import Foundation
 import Motion
-import Synchronization
 
 extension DockAccessory {
     /// Where the axes are, how fast they turn, and when (seconds on the monotonic clock).
@@ -45,7 +44,7 @@ final class MotionDirector: Sendable {
         var subscribers: [UUID: AsyncStream<DockAccessory.MotionState>.Continuation] = [:]
         var lastPublished: MonotonicInstant?
     }
-    private let state = Mutex(State())
+    private let state = Protected(State())
     private let motors: MotorController
     /// Motion states are published at most this often (Hz).
     let publishRate = 30.0

@@ -1,5 +1,4 @@
 import DockCore
-import Synchronization
 
 /// Why a motor command was refused.
 public enum MotorCommandError: Error, Sendable, Equatable, CustomStringConvertible {
@@ -26,14 +25,14 @@ public final class MotorController: Sendable {
         var lastCommand = Vector3D()
         var stoppedByDeadman = 0
     }
-    private let state: Mutex<State>
+    private let state: Protected<State>
 
     /// How hard motion is braked near an end of travel: speed ≤ gain × distance to the end.
     static let edgeBrakingGain = 4.0
 
     public init(backend: any MotorBackend, deadmanTimeout: Double = 0.2) {
         self.backend = backend
-        state = Mutex(State(limits: backend.capabilities.limits, deadman: Deadman(timeout: deadmanTimeout)))
+        state = Protected(State(limits: backend.capabilities.limits, deadman: Deadman(timeout: deadmanTimeout)))
     }
 
     public var limits: MotionLimits { state.withLock { $0.limits } }

@@ -1,12 +1,11 @@
 import DockCore
-import Synchronization
 
 /// A dry run: accepts commands and reports them, moves nothing. For running the pipeline on a
 /// recording without a gimbal; its motion state says it is commanded-only.
 public final class NullMotorBackend: MotorBackend {
     public let name = "none (dry run)"
     public let capabilities: MotorCapabilities
-    private let last = Mutex((velocity: Vector3D(), time: MonotonicInstant.zero))
+    private let last = Protected((velocity: Vector3D(), time: MonotonicInstant.zero))
 
     public init() {
         let axis = try? AxisLimit(positionRange: -Double.pi..<Double.pi, maximumSpeed: 3)

@@ -1,15 +1,14 @@
 import DockCore
-import Synchronization
 
 /// A virtual pan-tilt gimbal with the dynamics of `GimbalModel`. Time moves only when the
 /// owner calls `advance(to:)`, so a simulation runs in virtual time and repeats exactly.
 public final class SimulatedGimbal: MotorBackend {
     public let name = "simulated gimbal"
     public let capabilities: MotorCapabilities
-    private let state: Mutex<GimbalDynamics>
+    private let state: Protected<GimbalDynamics>
 
     public init(model: GimbalModel = GimbalModel(), start: MonotonicInstant = .zero, position: Vector3D = Vector3D()) {
-        state = Mutex(GimbalDynamics(model: model, start: start, position: position))
+        state = Protected(GimbalDynamics(model: model, start: start, position: position))
         // Ranges here are the hard stops; the controller stays a little inside them.
         let yaw = try? AxisLimit(positionRange: model.yawRange.lowerBound..<model.yawRange.upperBound,
                                  maximumSpeed: model.maximumSpeed)

@@ -4,7 +4,6 @@ import DockCore
 import DockKit
 import Foundation
 import Motion
-import Synchronization
 import Tracking
 import Vision
 
@@ -27,7 +26,7 @@ public final class LiveSession: PipelineSession {
     private let intrinsics: CameraIntrinsicsSource
     private let information: SharedCameraInformation
     private let clock = SystemMonotonicClock()
-    private let events = Locked<[CameraEvent]>([])
+    private let events = Protected<[CameraEvent]>([])
 
     /// What the detection thread shares with the control thread.
     private struct Shared: Sendable {
@@ -38,7 +37,7 @@ public final class LiveSession: PipelineSession {
         var rateErrors = 0
         var commandLatencies: [Double] = []
     }
-    private let shared = Locked(Shared())
+    private let shared = Protected(Shared())
 
     public init(configuration: SessionConfiguration, system: any VideoDeviceSystem = LinuxVideoDeviceSystem()) throws(SessionError) {
         guard case .camera(let path) = configuration.source else { throw SessionError("LiveSession needs a camera source") }
@@ -114,7 +113,7 @@ public final class LiveSession: PipelineSession {
         var feeder: TrackFeeder
         do { feeder = try TrackFeeder(rate: configuration.trackRate) } catch { throw SessionError("--rate: \(error)") }
 
-        let controlDone = Locked(false)
+        let controlDone = Protected(false)
         let control = ControlLoop(accessory: accessory, shared: shared, clock: clock, stop: stop)
         let controlThread = Thread { [feeder] in
             var schedule = feeder
@@ -189,7 +188,7 @@ public final class LiveSession: PipelineSession {
     /// The control thread's loop: sleeps to each tick of the feeder's schedule.
     private struct ControlLoop: @unchecked Sendable {
         let accessory: DockAccessory
-        let shared: Locked<Shared>
+        let shared: Protected<Shared>
         let clock: SystemMonotonicClock
         let stop: StopFlag
 

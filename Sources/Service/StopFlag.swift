@@ -1,3 +1,4 @@
+import DockCore
 import Dispatch
 import Foundation
 import Synchronization
@@ -5,7 +6,7 @@ import Synchronization
 /// Set from a signal handler (or a test) to end a run at the next frame.
 public final class StopFlag: Sendable {
     private let flag = Atomic<Bool>(false)
-    private let signalName = Mutex<String?>(nil)
+    private let signalName = Protected<String?>(nil)
 
     public init() {}
 

@@ -1,18 +1,18 @@
+import DockCore
 import Capture
 import Foundation
 import Motion
-import Synchronization
 
 /// A camera's V4L2 controls as a `CameraControlPort` for the UVC PTZ backend. It opens the
 /// device node a second time; V4L2 allows controls on one descriptor while another streams.
 public final class V4L2ControlPort: CameraControlPort {
-    private let device: Mutex<V4L2Device?>
+    private let device: Protected<V4L2Device?>
     private let controls: [String: V4L2ControlInfo]
 
     public init(path: String, system: any VideoDeviceSystem = LinuxVideoDeviceSystem()) throws(CaptureError) {
         let device = try V4L2Device(path: path, system: system)
         controls = Dictionary(try device.controls().map { ($0.key, $0) }, uniquingKeysWith: { a, _ in a })
-        self.device = Mutex(device)
+        self.device = Protected(device)
     }
 
     public func range(of key: String) -> (minimum: Int64, maximum: Int64, step: Int64)? {

@@ -2,7 +2,6 @@ import CV4L2
 import Capture
 import DockCore
 import Foundation
-import Synchronization
 import Testing
 import TestSupport
 
@@ -11,7 +10,7 @@ import TestSupport
         let device = CameraFixtures.webcam()
         let jpeg = try CameraFixtures.jpeg()
         device.append([.frame(jpeg), .unplug])
-        let events = Mutex<[CameraEvent]>([])
+        let events = Protected<[CameraEvent]>([])
         var request = CaptureRequest()
         request.size = PixelSize(width: 512, height: 512)
         let camera = try ReconnectingCamera(path: device.stableName, request: request, system: device, retryInterval: 0.02) { event in

@@ -116,7 +116,7 @@ import TestSupport
 
     @Test func unpluggedLinkIsReportedAndReopened() throws {
         let peer = try SimpleBGCPeer()
-        let events = Locked<[LinkEvent]>([])
+        let events = Protected<[LinkEvent]>([])
         let backend = try connect(peer) { event in events.withLock { $0.append(event) } }
         defer { backend.close() }
         peer.port.unplug()

@@ -13,8 +13,9 @@ public final class PelcoDHead: @unchecked Sendable {
     public let address: UInt8
     public let maximumPanSpeed = 60 * Double.pi / 180
     public let maximumTiltSpeed = 30 * Double.pi / 180
-    public private(set) var presets: [UInt8: Vector3D] = [:]
-    public private(set) var others: [PelcoD.Message] = []
+    private var storedPresets: [UInt8: Vector3D] = [:]
+    private var others: [PelcoD.Message] = []
+    public var presets: [UInt8: Vector3D] { lock.withLock { storedPresets } }
 
     public init(address: UInt8 = 1) { self.address = address }
 
@@ -32,8 +33,8 @@ public final class PelcoDHead: @unchecked Sendable {
                     let degrees = (m.command2 == 0x51 ? dynamics.position.y : dynamics.position.x) * 180 / .pi
                     let h = UInt16((degrees < 0 ? degrees + 360 : degrees) * 100)
                     out += PelcoD.Message(address: address, command2: m.command2 + 8, data1: UInt8(h >> 8), data2: UInt8(h & 0xFF)).bytes
-                case 0x03: presets[m.data2] = dynamics.position
-                case 0x05: presets[m.data2] = nil
+                case 0x03: storedPresets[m.data2] = dynamics.position
+                case 0x05: storedPresets[m.data2] = nil
                 case 0x07: others.append(m)
                 default:
                     if m.command2 & 0x01 == 0, m.command2 & 0x80 == 0 {
@@ -56,8 +57,7 @@ public final class PelcoDHead: @unchecked Sendable {
 public final class MaestroController: @unchecked Sendable {
     private let lock = NSLock()
     private var pending: [UInt8] = []
-    public private(set) var targets: [UInt8: UInt16] = [:]
-    public private(set) var targetCount = 0
+    private var targets: [UInt8: UInt16] = [:]
 
     public init() {}
 
@@ -81,7 +81,6 @@ public final class MaestroController: @unchecked Sendable {
                     guard pending.count >= 4 else { return out }
                     if command == 0x84 {
                         targets[pending[1]] = UInt16(pending[2]) | UInt16(pending[3]) << 7
-                        targetCount += 1
                     }
                     pending.removeFirst(4)
                 default:

@@ -14,13 +14,26 @@ public final class SerialPeer: @unchecked Sendable {
     private var master: Int32 = -1
     private var running = true
     private var respond: ([UInt8]) -> [UInt8]
+    private var isSilent = false
+    private var dropping = 0
+    private var corrupting = 0
+    private var received: [UInt8] = []
+
     /// Answer nothing (a device that stopped responding).
-    public var silent = false
+    public var silent: Bool {
+        get { lock.withLock { isSilent } }
+        set { lock.withLock { isSilent = newValue } }
+    }
     /// Drop every Nth byte of the answers (0 = none).
-    public var dropEvery = 0
+    public var dropEvery: Int {
+        get { lock.withLock { dropping } }
+        set { lock.withLock { dropping = newValue } }
+    }
     /// Flip a bit in the next N answers.
-    public var corruptNext = 0
-    public private(set) var received: [UInt8] = []
+    public var corruptNext: Int {
+        get { lock.withLock { corrupting } }
+        set { lock.withLock { corrupting = newValue } }
+    }
     private var sentCount = 0
 
     public init(respond: @escaping ([UInt8]) -> [UInt8]) throws {
@@ -91,14 +104,14 @@ public final class SerialPeer: @unchecked Sendable {
         guard n > 0 else { return }
         let bytes = Array(buffer.prefix(n))
         received += bytes
-        var answer = silent ? [] : respond(bytes)
+        var answer = isSilent ? [] : respond(bytes)
         guard !answer.isEmpty else { return }
-        if corruptNext > 0 {
-            corruptNext -= 1
+        if corrupting > 0 {
+            corrupting -= 1
             answer[answer.count - 1] ^= 0x40
         }
-        if dropEvery > 0 {
-            answer = answer.enumerated().compactMap { i, b in (sentCount + i + 1) % dropEvery == 0 ? nil : b }
+        if dropping > 0 {
+            answer = answer.enumerated().compactMap { i, b in (sentCount + i + 1) % dropping == 0 ? nil : b }
         }
         sentCount += answer.count
         _ = answer.withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }
@@ -116,9 +129,12 @@ public final class SimpleBGCPeer: @unchecked Sendable {
     private var dynamics = GimbalDynamics(model: GimbalModel(maximumSpeed: 4, maximumAcceleration: 40, latency: 0))
     private let start = SystemMonotonicClock().now
     private var lastControl: MonotonicInstant?
-    public private(set) var timeoutMilliseconds: UInt16 = 0
-    public private(set) var controlFrames = 0
-    public var volts = 12.34
+    private var timeout: UInt16 = 0
+    private var controls = 0
+    /// The timeout the host configured, and the CMD_CONTROL frames obeyed.
+    public var timeoutMilliseconds: UInt16 { lock.withLock { timeout } }
+    public var controlFrames: Int { lock.withLock { controls } }
+    let volts = 12.34
 
     public init(version: SimpleBGC.Version = .v2) throws {
         decoder = SimpleBGCDecoder(version: version)
@@ -145,7 +161,7 @@ public final class SimpleBGCPeer: @unchecked Sendable {
 
     private func tick() {
         let t = now
-        if timeoutMilliseconds > 0, let last = lastControl, t.seconds(since: last) * 1000 > Double(timeoutMilliseconds),
+        if timeout > 0, let last = lastControl, t.seconds(since: last) * 1000 > Double(timeout),
            dynamics.velocity != Vector3D() || lastControl != nil {
             dynamics.command(Vector3D(), at: t)
             lastControl = nil
@@ -169,10 +185,10 @@ public final class SimpleBGCPeer: @unchecked Sendable {
                     }
                     dynamics.command(Vector3D(x: speed(7), y: speed(11), z: 0), at: now)
                     lastControl = now
-                    controlFrames += 1
+                    controls += 1
                     reply = SimpleBGC.Frame(command: SimpleBGC.Command.control.rawValue, payload: [frame.command])
                 case .controlConfig where frame.payload.count >= 2:
-                    timeoutMilliseconds = UInt16(frame.payload[0]) | UInt16(frame.payload[1]) << 8
+                    timeout = UInt16(frame.payload[0]) | UInt16(frame.payload[1]) << 8
                     reply = SimpleBGC.Frame(command: SimpleBGC.Command.control.rawValue, payload: [frame.command])
                 case .realtimeData3:
                     var payload = [UInt8](repeating: 0, count: 63)

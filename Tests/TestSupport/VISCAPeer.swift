@@ -13,9 +13,13 @@ public final class VISCACamera: @unchecked Sendable {
                                                              yawRange: -3...3, pitchRange: -1.6...1.6))
     private let start = SystemMonotonicClock().now
     let model: VISCAModel
+    private var bufferFull = 0
+    private var drives: [[UInt8]] = []
     /// Answer "command buffer full" to the next N commands.
-    public var bufferFullNext = 0
-    public private(set) var drives: [[UInt8]] = []
+    public var bufferFullNext: Int {
+        get { lock.withLock { bufferFull } }
+        set { lock.withLock { bufferFull = newValue } }
+    }
 
     public init(model: VISCAModel = VISCAModel()) { self.model = model }
 
@@ -43,8 +47,8 @@ public final class VISCACamera: @unchecked Sendable {
             return [0x90, 0x50] + VISCA.nibbles(UInt16(bitPattern: pan)) + VISCA.nibbles(UInt16(bitPattern: tilt)) + [0xFF]
         }
         guard m.count >= 4, m[1] == 0x01 else { return [0x90, 0x60, 0x02, 0xFF] }
-        if bufferFullNext > 0 {
-            bufferFullNext -= 1
+        if bufferFull > 0 {
+            bufferFull -= 1
             return [0x90, 0x61, 0x03, 0xFF]
         }
         if m.count == 9, m[2] == 0x06, m[3] == 0x01 {

@@ -133,7 +133,7 @@ public final class CaptureCancellation: Sendable {
 
 /// The live camera's `CameraInformation`, written by the capture thread, read by the others.
 public final class SharedCameraInformation: Sendable {
-    private let value = Mutex<CameraInformation?>(nil)
+    private let value = Protected<CameraInformation?>(nil)
     public init() {}
     public func set(_ information: CameraInformation) { value.withLock { $0 = information } }
     public var current: CameraInformation? { value.withLock { $0 } }

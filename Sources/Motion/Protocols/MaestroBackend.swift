@@ -17,7 +17,7 @@ public final class MaestroBackend: MotorBackend {
         var velocity = Vector3D()
         var time: MonotonicInstant?
     }
-    private let state: Locked<State>
+    private let state: Protected<State>
 
     /// Connects and asks the controller for its error flags (two bytes back) within a second.
     public init(name: String, pan: ServoAxis = ServoAxis(channel: 0), tilt: ServoAxis = ServoAxis(channel: 1),
@@ -26,7 +26,7 @@ public final class MaestroBackend: MotorBackend {
         self.name = name
         self.pan = pan
         self.tilt = tilt
-        let state = Locked(State())
+        let state = Protected(State())
         self.state = state
         runner = try LinkRunner(name: name, open: open, onBytes: { bytes in state.withLock { $0.answer += bytes } }, onEvent: onEvent)
         let yaw = try? AxisLimit(positionRange: pan.angleRange, maximumSpeed: maximumSpeed)

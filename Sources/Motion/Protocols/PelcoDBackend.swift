@@ -22,7 +22,7 @@ public final class PelcoDBackend: MotorBackend {
         var lastMove: PelcoD.Message?
         var lastQuery: MonotonicInstant?
     }
-    private let state: Locked<State>
+    private let state: Protected<State>
 
     /// Connects and asks for the pan position; `requireAnswer` refuses heads that do not answer.
     public init(name: String, address: UInt8 = 1, maximumPanSpeed: Double = 60 * Double.pi / 180,
@@ -35,7 +35,7 @@ public final class PelcoDBackend: MotorBackend {
         self.maximumPanSpeed = maximumPanSpeed
         self.maximumTiltSpeed = maximumTiltSpeed
         self.clock = clock
-        let state = Locked(State())
+        let state = Protected(State())
         self.state = state
         runner = try LinkRunner(name: name, open: open, onBytes: { bytes in
             state.withLock { s in

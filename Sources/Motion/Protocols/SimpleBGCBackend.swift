@@ -1,6 +1,5 @@
 import DockCore
 import Foundation
-import Synchronization
 
 /// A SimpleBGC (BaseCam) gimbal controller over a serial link: speed commands with CMD_CONTROL,
 /// the pose from CMD_REALTIME_DATA_3 (requested every 50 ms), a device-side timeout set with
@@ -24,7 +23,7 @@ public final class SimpleBGCBackend: MotorBackend {
         var confirms = 0
         var deviceErrors = 0
     }
-    private let state: Locked<State>
+    private let state: Protected<State>
 
     /// Connects and checks the board answers CMD_BOARD_INFO within a second.
     public init(name: String, version: SimpleBGC.Version = .v2, deviceTimeout: Double = 0.5,
@@ -34,7 +33,7 @@ public final class SimpleBGCBackend: MotorBackend {
         self.name = name
         self.version = version
         self.clock = clock
-        let state = Locked(State(decoder: SimpleBGCDecoder(version: version)))
+        let state = Protected(State(decoder: SimpleBGCDecoder(version: version)))
         self.state = state
         runner = try LinkRunner(name: name, open: open, onBytes: { bytes in
             state.withLock { s in
@@ -120,11 +119,4 @@ public final class SimpleBGCBackend: MotorBackend {
         }
     }
 
-}
-
-/// A mutex-protected value shared by reference between threads and closures.
-public final class Locked<Value: Sendable>: Sendable {
-    private let mutex: Mutex<Value>
-    public init(_ value: Value) { mutex = Mutex(value) }
-    public func withLock<R>(_ body: (inout Value) throws -> R) rethrows -> R { try mutex.withLock { try body(&$0) } }
 }

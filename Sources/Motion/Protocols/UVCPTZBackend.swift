@@ -34,7 +34,7 @@ public final class UVCPTZBackend: MotorBackend {
         var time: MonotonicInstant?
         var lastSent: (Int64, Int64)?
     }
-    private let state = Locked(State())
+    private let state = Protected(State())
 
     public static let arcSecondsPerRadian = 180 / Double.pi * 3600
 

@@ -34,7 +34,7 @@ public final class VISCABackend: MotorBackend {
         var acks = 0, completions = 0
         var errors: [String] = []
     }
-    private let state: Locked<State>
+    private let state: Protected<State>
 
     /// Connects and checks the camera answers the version inquiry within a second.
     public init(name: String, model: VISCAModel = VISCAModel(), clock: any MonotonicClock = SystemMonotonicClock(),
@@ -43,7 +43,7 @@ public final class VISCABackend: MotorBackend {
         self.name = name
         self.model = model
         self.clock = clock
-        let state = Locked(State())
+        let state = Protected(State())
         self.state = state
         runner = try LinkRunner(name: name, open: open, onBytes: { bytes in
             state.withLock { s in

@@ -1,7 +1,6 @@
 import CSerial
 import Foundation
 import Glibc
-import Synchronization
 
 /// Why a link to a device failed.
 public enum LinkError: Error, Sendable, Equatable, CustomStringConvertible {

@@ -1,3 +1,4 @@
+import DockCore
 import Foundation
 import Synchronization
 
@@ -15,7 +16,7 @@ public final class LinkRunner: Sendable {
         var link: (any ByteLink)?
         var closed = false
     }
-    private let state: Mutex<State>
+    private let state: Protected<State>
     private let finished = Atomic<Bool>(false)
 
     public init(name: String, retryInterval: Double = 0.25,
@@ -23,7 +24,7 @@ public final class LinkRunner: Sendable {
                 onBytes: @escaping @Sendable ([UInt8]) -> Void,
                 onEvent: @escaping @Sendable (LinkEvent) -> Void = { _ in }) throws(LinkError) {
         self.name = name
-        state = Mutex(State(link: try open()))
+        state = Protected(State(link: try open()))
         let thread = Thread { [weak self] in
             while let runner = self {
                 if runner.state.withLock({ $0.closed }) { break }

@@ -1,6 +1,6 @@
+import DockCore
 import Foundation
 import Glibc
-import Synchronization
 
 /// UDP and TCP links to network devices (VISCA over IP, raw VISCA over TCP).
 public enum SocketLink {
@@ -80,7 +80,7 @@ public final class FileDescriptorDatagramLink: ByteLink {
 /// big-endian. This link adds the header on the way out and strips it on the way in.
 public final class VISCAOverIPLink: ByteLink {
     public let inner: any ByteLink
-    private let sequence = Mutex<UInt32>(0)
+    private let sequence = Protected<UInt32>(0)
     public var name: String { inner.name }
 
     public init(_ inner: any ByteLink) { self.inner = inner }
