@@ -42,6 +42,11 @@ let package = Package(
         .executableTarget(name: "dockd", dependencies: ["Service"]),
         .executableTarget(name: "dockctl", dependencies: ["Service", "Bench"]),
 
+        // libFuzzer targets (Scripts/fuzz builds them with -sanitize=fuzzer; plain builds do nothing).
+        .executableTarget(name: "fuzz-codecs", dependencies: ["Motion"], path: "Sources/fuzz-codecs"),
+        .executableTarget(name: "fuzz-jpeg", dependencies: ["Capture", "DockCore"], path: "Sources/fuzz-jpeg"),
+        .executableTarget(name: "fuzz-options", dependencies: ["Service"], path: "Sources/fuzz-options"),
+
         // Tests
         .target(name: "TestSupport", dependencies: ["DockCore", "Imaging", "Capture", "CV4L2", "Motion", "CSerial"], path: "Tests/TestSupport"),
         .testTarget(name: "DockCoreTests", dependencies: ["DockCore", "TestSupport"]),

@@ -44,6 +44,10 @@ public final class JPEGDecoder {
         guard tjDecompressHeader3(handle, base, UInt(data.count), &width, &height, &subsampling, &colorspace) == 0 else {
             throw .invalidHeader(message())
         }
+        // A header cut off before its frame marker can "succeed" with no size at all.
+        guard width > 0, height > 0, width <= 65535, height <= 65535 else {
+            throw .invalidHeader("no image size in the header (\(width)x\(height))")
+        }
         return PixelSize(width: Int(width), height: Int(height))
     }
 

@@ -284,6 +284,7 @@ public final class ClosedLoopSession: PipelineSession {
 
         // Safe state: motors stopped before anything else is reported.
         accessory.stopMotors(at: lastTime)
+        summary.motorStopDelay = stop.setAt.map { wallClock.now.seconds(since: $0) }
         summary.finalCommand = accessory.motors.lastCommand
         summary.stoppedBySignal = stop.isSet
         summary.deadmanStops = accessory.motors.deadmanStops

@@ -123,16 +123,23 @@ public final class LiveSession: PipelineSession {
         controlThread.name = "opendock.control"
         controlThread.start()
 
-        defer {
+        // Motors first: stop the control thread, command a stop, then let capture wind down.
+        let shutDown = Protected(false)
+        func shutdown() -> Double? {
+            guard !shutDown.withLock({ done in defer { done = true }; return done }) else { return nil }
+            let signalled = stop.setAt
             stop.set()
             cancellation.cancel()
             capture.stop()
             while !controlDone.withLock({ $0 }) { Thread.sleep(forTimeInterval: 0.005) }
             accessory.stopMotors(at: clock.now)
+            let delay = signalled.map { clock.now.seconds(since: $0) }
             // The capture thread closes the camera when it ends; give it a second.
             let deadline = clock.now.advanced(bySeconds: 1)
             while !capture.isFinished && clock.now < deadline { Thread.sleep(forTimeInterval: 0.005) }
+            return delay
         }
+        defer { _ = shutdown() }
 
         while !stop.isSet {
             reportCameraEvents()
@@ -172,6 +179,7 @@ public final class LiveSession: PipelineSession {
                                   inViewShare: nil, lastCenteringError: nil))
         }
 
+        summary.motorStopDelay = shutdown()
         let totals = shared.withLock { $0 }
         summary.trackCalls = totals.trackCalls
         summary.rateContractErrors = totals.rateErrors
@@ -179,7 +187,7 @@ public final class LiveSession: PipelineSession {
         summary.droppedFrames = capture.mailbox.replaced
         summary.wallSeconds = clock.now.seconds(since: start)
         summary.mediaSeconds = summary.wallSeconds
-        summary.finalCommand = Vector3D()
+        summary.finalCommand = accessory.motors.lastCommand
         summary.stoppedBySignal = stop.signalReceived != nil
         summary.deadmanStops = accessory.motors.deadmanStops
         return summary

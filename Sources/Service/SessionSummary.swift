@@ -18,6 +18,8 @@ public struct SessionSummary: Sendable {
     public var finalCommand = Vector3D()
     public var outputVideo: String?
     public var stoppedBySignal = false
+    /// From the stop request (a signal) to the motors' stop command, seconds.
+    public var motorStopDelay: Double?
     /// One row per frame; see `TraceRow`.
     public var trace: [TraceRow] = []
 

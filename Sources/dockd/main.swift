@@ -43,7 +43,10 @@ do {
     fail("\(error.message) (motors stopped)", status: 1)
 }
 if !options.quiet { statusLine.finish() }
-if let name = stop.signalReceived { log("stopped by \(name); motors stopped") }
+if let name = stop.signalReceived {
+    let delay = summary.motorStopDelay.map { String(format: " %.0f ms after the signal", $0 * 1000) } ?? ""
+    log("stopped by \(name); motors stopped\(delay)")
+}
 if let path = options.tracePath {
     do { try TraceWriter.write(summary.trace, to: path) } catch { log("cannot write the trace to \(path): \(error)") }
 }

@@ -141,22 +141,17 @@ public final class V4L2Camera: FrameSource {
     private func nextCapturedFrame() throws(CaptureError) -> Frame {
         guard !closed else { throw .disconnected(path: path) }
         let system = device.system, fd = device.fd
-        var waited = 0.0
+        let started = clock.now
         while true {
-            let start = clock.now
             switch system.poll(fd, timeoutMilliseconds: 200) {
             case .hangUp: throw .disconnected(path: path)
             case .interrupted: continue
             case .timedOut:
-                waited += 0.2
-                if waited >= request.stallTimeout { throw .stalled(path: path, seconds: request.stallTimeout) }
+                if clock.now.seconds(since: started) >= request.stallTimeout { throw .stalled(path: path, seconds: request.stallTimeout) }
                 continue
             case .readable: break
             }
-            guard var buffer = try dequeueNewest() else {
-                waited += max(0, clock.now.seconds(since: start))
-                continue
-            }
+            guard var buffer = try dequeueNewest() else { continue }
             defer { requeue(&buffer) }
             if buffer.flags & UInt32(V4L2_BUF_FLAG_ERROR) != 0 {
                 counters.errorFrames += 1

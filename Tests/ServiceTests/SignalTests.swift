@@ -1,0 +1,33 @@
+import Foundation
+import Testing
+import TestSupport
+
+/// dockd under signals: 20 SIGTERMs at random moments while the loop runs, each preceded by
+/// harmless signals (SIGCHLD, SIGWINCH, SIGURG) that must change nothing.
+@Suite(.serialized) struct SignalTests {
+    @Test func twentySigtermsStopTheMotorsWithin100msAndExitWithin2s() throws {
+        var generator = SeededGenerator(seed: 20)
+        var delays: [Double] = []
+        for round in 0..<20 {
+            let wait = Double.random(in: 0.8...2.0, using: &generator)
+            var signalled = Date()
+            let result = try ProcessRunner.run("dockd", ["--demo", "--quiet"]) { process in
+                Thread.sleep(forTimeInterval: wait / 2)
+                for harmless in [SIGCHLD, SIGWINCH, SIGURG] { kill(process.processIdentifier, harmless) }
+                Thread.sleep(forTimeInterval: wait / 2)
+                signalled = Date()
+                kill(process.processIdentifier, SIGTERM)
+            }
+            let exitDelay = Date().timeIntervalSince(signalled)
+            #expect(result.status == 0, "round \(round): \(result.stderr)")
+            #expect(exitDelay < 2, "round \(round)")
+            #expect(result.stdout.contains("motors at exit: stopped"), "round \(round)")
+            // "stopped by SIGTERM; motors stopped 12 ms after the signal"
+            let line = result.stderr.split(separator: "\n").first { $0.contains("stopped by SIGTERM") }
+            let ms = line.flatMap { $0.split(separator: " ").dropLast(4).last }.flatMap { Double($0) }
+            #expect(ms != nil && ms! <= 100, "round \(round): \(line ?? "no stop line")")
+            if let ms { delays.append(ms) }
+        }
+        print("motor stop after SIGTERM: max \(delays.max() ?? -1) ms over \(delays.count) rounds")
+    }
+}
