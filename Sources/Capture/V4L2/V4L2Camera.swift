@@ -143,12 +143,12 @@ public final class V4L2Camera: FrameSource {
         let system = device.system, fd = device.fd
         let started = clock.now
         while true {
+            // However the driver answers (timeouts, or "readable" with nothing to dequeue), no
+            // frame for the stall timeout is a stall.
+            if clock.now.seconds(since: started) >= request.stallTimeout { throw .stalled(path: path, seconds: request.stallTimeout) }
             switch system.poll(fd, timeoutMilliseconds: 200) {
             case .hangUp: throw .disconnected(path: path)
-            case .interrupted: continue
-            case .timedOut:
-                if clock.now.seconds(since: started) >= request.stallTimeout { throw .stalled(path: path, seconds: request.stallTimeout) }
-                continue
+            case .interrupted, .timedOut: continue
             case .readable: break
             }
             guard var buffer = try dequeueNewest() else { continue }

@@ -1,4 +1,5 @@
 import Glibc
+import Synchronization
 
 /// Guards a file descriptor shared by threads: any number of calls may use it at once (a reader
 /// polling while a writer writes), and closing waits until none is using it. Without this, a
@@ -7,6 +8,9 @@ import Glibc
 public final class DescriptorGuard: @unchecked Sendable {
     private var lock = pthread_rwlock_t()
     private var fd: Int32
+    /// Set first by `close`, so that new calls stop taking the lock: glibc's rwlock lets new
+    /// readers in ahead of a waiting writer, and a busy reader loop would starve `close`.
+    private let closing = Atomic<Bool>(false)
 
     public init(_ fd: Int32) {
         self.fd = fd
@@ -20,12 +24,14 @@ public final class DescriptorGuard: @unchecked Sendable {
 
     /// Runs `body` with the descriptor (-1 once closed); closing waits for it to return.
     public func use<R, E: Error>(_ body: (Int32) throws(E) -> R) throws(E) -> R {
+        if closing.load(ordering: .acquiring) { return try body(-1) }
         pthread_rwlock_rdlock(&lock)
         defer { pthread_rwlock_unlock(&lock) }
         return try body(fd)
     }
 
     public func close() {
+        closing.store(true, ordering: .releasing)
         pthread_rwlock_wrlock(&lock)
         defer { pthread_rwlock_unlock(&lock) }
         if fd >= 0 { Glibc.close(fd) }
