@@ -40,4 +40,6 @@ public final class CaptureThread: Sendable {
     public func stop() { flags.stop.store(true, ordering: .releasing) }
 
     public var isFinished: Bool { flags.finished.load(ordering: .acquiring) }
+
+    deinit { stop() }
 }

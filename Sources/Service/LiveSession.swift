@@ -71,9 +71,6 @@ public final class LiveSession: PipelineSession {
         sourceSummary = camera.summary
         cancellation = camera.cancellation
         information = camera.information
-        let handOver = UncheckedBox(camera)
-        capture = CaptureThread(name: "opendock.capture") { handOver.value }
-
         let built = try configuration.makeFaceDetector()
         detector = built.detector
         detectorFallback = built.fallbackReason
@@ -92,6 +89,15 @@ public final class LiveSession: PipelineSession {
         motorName = backend.name
         accessory = DockAccessory(name: backend.name, backend: backend, clock: clock,
                                   controlLaw: configuration.controlLaw.make(configuration.framing, pid: configuration.pid))
+        // Last, once nothing else can fail: a thread started earlier would outlive a failed init.
+        let handOver = UncheckedBox(camera)
+        capture = CaptureThread(name: "opendock.capture") { handOver.value }
+    }
+
+    /// A session dropped without `run` (or after) leaves no capture thread behind.
+    deinit {
+        cancellation.cancel()
+        capture.stop()
     }
 
     /// Receives one line per camera event (docked, undocked), on the detection thread.

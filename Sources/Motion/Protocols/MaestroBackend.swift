@@ -19,7 +19,7 @@ public final class MaestroBackend: MotorBackend {
     }
     private let state: Protected<State>
 
-    /// Connects and asks the controller for its error flags (two bytes back) within a second.
+    /// Connects and asks the controller for its error flags (two bytes back) within two seconds.
     public init(name: String, pan: ServoAxis = ServoAxis(channel: 0), tilt: ServoAxis = ServoAxis(channel: 1),
                 maximumSpeed: Double = 3, open: @escaping @Sendable () throws(LinkError) -> any ByteLink,
                 onEvent: @escaping @Sendable (LinkEvent) -> Void = { _ in }) throws(LinkError) {
@@ -34,7 +34,7 @@ public final class MaestroBackend: MotorBackend {
         capabilities = MotorCapabilities(limits: MotionLimits(yaw: yaw, pitch: pitch, roll: nil), hasPositionFeedback: false)
         do throws(LinkError) {
             try runner.send(Maestro.getErrors)
-            guard waitFor(seconds: 1, until: { state.withLock { $0.answer.count >= 2 } }) else {
+            guard waitFor(seconds: 2, until: { state.withLock { $0.answer.count >= 2 } }) else {
                 throw LinkError.noAnswer(name, what: "the Maestro get-errors command")
             }
             // Start centred.

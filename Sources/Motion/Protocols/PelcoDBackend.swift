@@ -16,11 +16,10 @@ public final class PelcoDBackend: MotorBackend {
 
     private struct State: Sendable {
         var decoder = PelcoDDecoder()
+        /// Degrees as the head reports them (0…360), until both are known.
         var pan: Double?, tilt: Double?
-        var poseTime: MonotonicInstant?
-        var commanded = Vector3D()
+        var feedback = PolledFeedback()
         var lastMove: PelcoD.Message?
-        var lastQuery: MonotonicInstant?
     }
     private let state: Protected<State>
 
@@ -41,9 +40,14 @@ public final class PelcoDBackend: MotorBackend {
             state.withLock { s in
                 for m in s.decoder.feed(bytes) where m.address == address {
                     switch PelcoD.reply(m) {
-                    case .pan(let h): s.pan = Double(h) / 100; s.poseTime = clock.now
-                    case .tilt(let h): s.tilt = Double(h) / 100; s.poseTime = clock.now
-                    case .other: break
+                    case .pan(let h): s.pan = Double(h) / 100
+                    case .tilt(let h): s.tilt = Double(h) / 100
+                    case .other: continue
+                    }
+                    if let pan = s.pan, let tilt = s.tilt {
+                        // 0…360° clockwise; past 180 is the other side of zero.
+                        func wrap(_ d: Double) -> Double { (d > 180 ? d - 360 : d) * Double.pi / 180 }
+                        s.feedback.report(Vector3D(x: wrap(tilt), y: wrap(pan), z: 0), at: clock.now)
                     }
                 }
             }
@@ -54,7 +58,7 @@ public final class PelcoDBackend: MotorBackend {
                                          speedStep: maximumPanSpeed / Double(PelcoD.maximumSpeed))
         do throws(LinkError) {
             try runner.send(PelcoD.queryPan(address: address).bytes)
-            if requireAnswer, !waitFor(seconds: 1, until: { state.withLock { $0.pan != nil } }) {
+            if requireAnswer, !waitFor(seconds: 2, until: { state.withLock { $0.pan != nil } }) {
                 throw LinkError.noAnswer(name, what: "the Pelco-D pan position query (address \(address))")
             }
         } catch {
@@ -77,7 +81,7 @@ public final class PelcoDBackend: MotorBackend {
         let tilt = Int((velocity.x / maximumTiltSpeed * steps).rounded())
         let move = PelcoD.move(address: address, panSpeed: pan, tiltSpeed: tilt)
         let changed = state.withLock { s -> Bool in
-            s.commanded = Vector3D(x: Double(max(-63, min(63, tilt))) / steps * maximumTiltSpeed,
+            s.feedback.commanded = Vector3D(x: Double(max(-63, min(63, tilt))) / steps * maximumTiltSpeed,
                                    y: Double(max(-63, min(63, pan))) / steps * maximumPanSpeed, z: 0)
             defer { s.lastMove = move }
             return s.lastMove != move
@@ -88,22 +92,10 @@ public final class PelcoDBackend: MotorBackend {
 
     public func motionState(at time: MonotonicInstant) -> MotionState {
         queryIfDue(at: time)
-        return state.withLock { s in
-            guard let pan = s.pan, let tilt = s.tilt, let t = s.poseTime else {
-                return MotionState(angularPositions: Vector3D(), angularVelocities: s.commanded, time: time, isCommandedOnly: true)
-            }
-            // Pelco reports 0…360° clockwise; tilt 0…360° with down positive past 0.
-            func wrap(_ d: Double) -> Double { (d > 180 ? d - 360 : d) * Double.pi / 180 }
-            return MotionState(angularPositions: Vector3D(x: wrap(tilt), y: wrap(pan), z: 0), angularVelocities: s.commanded, time: t)
-        }
+        return state.withLock { $0.feedback.motionState(at: time) }
     }
 
     private func queryIfDue(at time: MonotonicInstant) {
-        let due = state.withLock { s -> Bool in
-            if let last = s.lastQuery, time >= last, time.seconds(since: last) < 0.1 { return false }
-            s.lastQuery = time
-            return true
-        }
-        if due { try? runner.send(PelcoD.queryPan(address: address).bytes + PelcoD.queryTilt(address: address).bytes) }
+        if state.withLock({ $0.feedback.queryDue(at: time, interval: 0.1) }) { try? runner.send(PelcoD.queryPan(address: address).bytes + PelcoD.queryTilt(address: address).bytes) }
     }
 }

@@ -15,17 +15,14 @@ public final class SimpleBGCBackend: MotorBackend {
     private struct State: Sendable {
         var decoder: SimpleBGCDecoder
         var boardInfo: [UInt8]?
-        var pose: Vector3D?
-        var poseTime: MonotonicInstant?
+        var feedback = PolledFeedback()
         var volts: Double?
-        var commanded = Vector3D()
-        var lastRequest: MonotonicInstant?
         var confirms = 0
         var deviceErrors = 0
     }
     private let state: Protected<State>
 
-    /// Connects and checks the board answers CMD_BOARD_INFO within a second.
+    /// Connects and checks the board answers CMD_BOARD_INFO within two seconds.
     public init(name: String, version: SimpleBGC.Version = .v2, deviceTimeout: Double = 0.5,
                 clock: any MonotonicClock = SystemMonotonicClock(),
                 open: @escaping @Sendable () throws(LinkError) -> any ByteLink,
@@ -46,7 +43,7 @@ public final class SimpleBGCBackend: MotorBackend {
                                          speedStep: SimpleBGC.degreesPerSecondPerSpeedUnit * Double.pi / 180)
         do throws(LinkError) {
             try runner.send(SimpleBGC.encode(SimpleBGC.Frame(command: SimpleBGC.Command.boardInfo.rawValue, payload: []), version: version))
-            guard waitFor(seconds: 1, until: { state.withLock { $0.boardInfo != nil } }) else {
+            guard waitFor(seconds: 2, until: { state.withLock { $0.boardInfo != nil } }) else {
                 throw LinkError.noAnswer(name, what: "CMD_BOARD_INFO")
             }
             let timeout = UInt16(clamping: Int(deviceTimeout * 1000))
@@ -76,7 +73,7 @@ public final class SimpleBGCBackend: MotorBackend {
 
     public func setVelocity(_ velocity: Vector3D, at time: MonotonicInstant) throws {
         let degrees = 180 / Double.pi
-        state.withLock { $0.commanded = velocity }
+        state.withLock { $0.feedback.commanded = velocity }
         try runner.send(SimpleBGC.encode(SimpleBGC.speedControl(pitchDegreesPerSecond: velocity.x * degrees,
                                                                 yawDegreesPerSecond: velocity.y * degrees), version: version))
         requestPoseIfDue(at: time)
@@ -84,21 +81,11 @@ public final class SimpleBGCBackend: MotorBackend {
 
     public func motionState(at time: MonotonicInstant) -> MotionState {
         requestPoseIfDue(at: time)
-        return state.withLock { s in
-            guard let pose = s.pose, let poseTime = s.poseTime else {
-                return MotionState(angularPositions: Vector3D(), angularVelocities: s.commanded, time: time, isCommandedOnly: true)
-            }
-            return MotionState(angularPositions: pose, angularVelocities: s.commanded, time: poseTime)
-        }
+        return state.withLock { $0.feedback.motionState(at: time) }
     }
 
     private func requestPoseIfDue(at time: MonotonicInstant) {
-        let due = state.withLock { s -> Bool in
-            if let last = s.lastRequest, time.seconds(since: last) < 0.05, time >= last { return false }
-            s.lastRequest = time
-            return true
-        }
-        if due {
+        if state.withLock({ $0.feedback.queryDue(at: time, interval: 0.05) }) {
             try? runner.send(SimpleBGC.encode(SimpleBGC.Frame(command: SimpleBGC.Command.realtimeData3.rawValue, payload: []), version: version))
         }
     }
@@ -111,8 +98,8 @@ public final class SimpleBGCBackend: MotorBackend {
         case .realtimeData3:
             if let data = SimpleBGC.realtimeData(frame.payload) {
                 let radians = Double.pi / 180
-                s.pose = Vector3D(x: data.angles.pitch * radians, y: data.angles.yaw * radians, z: data.angles.roll * radians)
-                s.poseTime = clock.now
+                s.feedback.report(Vector3D(x: data.angles.pitch * radians, y: data.angles.yaw * radians, z: data.angles.roll * radians),
+                                  at: clock.now)
                 s.volts = data.volts
             }
         default: break

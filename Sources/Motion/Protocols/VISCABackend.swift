@@ -26,17 +26,14 @@ public final class VISCABackend: MotorBackend {
     private struct State: Sendable {
         var decoder = VISCADecoder()
         var version: [UInt8]?
-        var pose: Vector3D?
-        var poseTime: MonotonicInstant?
-        var commanded = Vector3D()
+        var feedback = PolledFeedback()
         var lastDrive: [UInt8]?
-        var lastInquiry: MonotonicInstant?
         var acks = 0, completions = 0
         var errors: [String] = []
     }
     private let state: Protected<State>
 
-    /// Connects and checks the camera answers the version inquiry within a second.
+    /// Connects and checks the camera answers the version inquiry within two seconds.
     public init(name: String, model: VISCAModel = VISCAModel(), clock: any MonotonicClock = SystemMonotonicClock(),
                 open: @escaping @Sendable () throws(LinkError) -> any ByteLink,
                 onEvent: @escaping @Sendable (LinkEvent) -> Void = { _ in }) throws(LinkError) {
@@ -56,7 +53,7 @@ public final class VISCABackend: MotorBackend {
                                          speedStep: model.maximumPanSpeed / Double(VISCA.maximumPanSpeed))
         do throws(LinkError) {
             try runner.send(VISCA.versionInquiry(address: model.address))
-            guard waitFor(seconds: 1, until: { state.withLock { $0.version != nil } }) else {
+            guard waitFor(seconds: 2, until: { state.withLock { $0.version != nil } }) else {
                 throw LinkError.noAnswer(name, what: "the VISCA version inquiry")
             }
         } catch {
@@ -89,7 +86,7 @@ public final class VISCABackend: MotorBackend {
         let quantised = Vector3D(x: Double(tilt) / Double(VISCA.maximumTiltSpeed) * model.maximumTiltSpeed * (velocity.x < 0 ? -1 : 1),
                                  y: Double(pan) / Double(VISCA.maximumPanSpeed) * model.maximumPanSpeed * (velocity.y < 0 ? -1 : 1), z: 0)
         let changed = state.withLock { s -> Bool in
-            s.commanded = quantised
+            s.feedback.commanded = quantised
             defer { s.lastDrive = drive }
             return s.lastDrive != drive
         }
@@ -100,21 +97,11 @@ public final class VISCABackend: MotorBackend {
 
     public func motionState(at time: MonotonicInstant) -> MotionState {
         inquireIfDue(at: time)
-        return state.withLock { s in
-            guard let pose = s.pose, let t = s.poseTime else {
-                return MotionState(angularPositions: Vector3D(), angularVelocities: s.commanded, time: time, isCommandedOnly: true)
-            }
-            return MotionState(angularPositions: pose, angularVelocities: s.commanded, time: t)
-        }
+        return state.withLock { $0.feedback.motionState(at: time) }
     }
 
     private func inquireIfDue(at time: MonotonicInstant) {
-        let due = state.withLock { s -> Bool in
-            if let last = s.lastInquiry, time >= last, time.seconds(since: last) < 0.1 { return false }
-            s.lastInquiry = time
-            return true
-        }
-        if due { try? runner.send(VISCA.positionInquiry(address: model.address)) }
+        if state.withLock({ $0.feedback.queryDue(at: time, interval: 0.1) }) { try? runner.send(VISCA.positionInquiry(address: model.address)) }
     }
 
     private static func handle(_ message: [UInt8], _ s: inout State, model: VISCAModel, clock: any MonotonicClock) {
@@ -124,8 +111,8 @@ public final class VISCABackend: MotorBackend {
         case .completion: s.completions += 1
         case .error: s.errors.append(reply.errorDescription ?? "error")
         case .position(let pan, let tilt):
-            s.pose = Vector3D(x: -Double(tilt) * model.radiansPerPositionUnit, y: Double(pan) * model.radiansPerPositionUnit, z: 0)
-            s.poseTime = clock.now
+            s.feedback.report(Vector3D(x: -Double(tilt) * model.radiansPerPositionUnit, y: Double(pan) * model.radiansPerPositionUnit, z: 0),
+                              at: clock.now)
         case .inquiry(let bytes): if s.version == nil { s.version = bytes }
         }
     }

@@ -1,0 +1,30 @@
+import DockCore
+
+/// What a device with polled position feedback last reported, what it was last told, and when
+/// to ask it again. Shared by the serial and network backends.
+struct PolledFeedback: Sendable {
+    var pose: Vector3D?
+    var poseTime: MonotonicInstant?
+    var commanded = Vector3D()
+    private var lastQuery: MonotonicInstant?
+
+    /// True when `interval` seconds have passed since the last query (and then counts as asked).
+    mutating func queryDue(at time: MonotonicInstant, interval: Double) -> Bool {
+        if let last = lastQuery, time >= last, time.seconds(since: last) < interval { return false }
+        lastQuery = time
+        return true
+    }
+
+    mutating func report(_ pose: Vector3D, at time: MonotonicInstant) {
+        self.pose = pose
+        poseTime = time
+    }
+
+    /// The last reported pose, or — before any report — the commanded rates, marked as such.
+    func motionState(at time: MonotonicInstant) -> MotionState {
+        guard let pose, let poseTime else {
+            return MotionState(angularPositions: Vector3D(), angularVelocities: commanded, time: time, isCommandedOnly: true)
+        }
+        return MotionState(angularPositions: pose, angularVelocities: commanded, time: poseTime)
+    }
+}
