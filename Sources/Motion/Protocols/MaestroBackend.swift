@@ -32,12 +32,9 @@ public final class MaestroBackend: MotorBackend {
         let yaw = try? AxisLimit(positionRange: pan.angleRange, maximumSpeed: maximumSpeed)
         let pitch = try? AxisLimit(positionRange: tilt.angleRange, maximumSpeed: maximumSpeed)
         capabilities = MotorCapabilities(limits: MotionLimits(yaw: yaw, pitch: pitch, roll: nil), hasPositionFeedback: false)
-        do throws(LinkError) {
-            try runner.send(Maestro.getErrors)
-            guard waitFor(seconds: 2, until: { state.withLock { $0.answer.count >= 2 } }) else {
-                throw LinkError.noAnswer(name, what: "the Maestro get-errors command")
-            }
-            // Start centred.
+        try runner.handshake(Maestro.getErrors, what: "the Maestro get-errors command") { state.withLock { $0.answer.count >= 2 } }
+        // Start centred.
+        do {
             try runner.send(Maestro.setTarget(channel: pan.channel, quarterMicroseconds: UInt16(pan.pulse(for: 0) * 4))
                             + Maestro.setTarget(channel: tilt.channel, quarterMicroseconds: UInt16(tilt.pulse(for: 0) * 4)))
         } catch {

@@ -56,14 +56,8 @@ public final class PelcoDBackend: MotorBackend {
         let pitch = try? AxisLimit(positionRange: -1.5..<1.5, maximumSpeed: maximumTiltSpeed)
         capabilities = MotorCapabilities(limits: MotionLimits(yaw: yaw, pitch: pitch, roll: nil), hasPositionFeedback: true,
                                          speedStep: maximumPanSpeed / Double(PelcoD.maximumSpeed))
-        do throws(LinkError) {
-            try runner.send(PelcoD.queryPan(address: address).bytes)
-            if requireAnswer, !waitFor(seconds: 2, until: { state.withLock { $0.pan != nil } }) {
-                throw LinkError.noAnswer(name, what: "the Pelco-D pan position query (address \(address))")
-            }
-        } catch {
-            runner.close()
-            throw error
+        try runner.handshake(PelcoD.queryPan(address: address).bytes, what: "the Pelco-D pan position query (address \(address))") {
+            !requireAnswer || state.withLock { $0.pan != nil }
         }
     }
 

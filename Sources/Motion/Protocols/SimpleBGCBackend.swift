@@ -41,14 +41,10 @@ public final class SimpleBGCBackend: MotorBackend {
         let pitch = try? AxisLimit(positionRange: -1.5..<1.5, maximumSpeed: 3)
         capabilities = MotorCapabilities(limits: MotionLimits(yaw: yaw, pitch: pitch, roll: nil), hasPositionFeedback: true,
                                          speedStep: SimpleBGC.degreesPerSecondPerSpeedUnit * Double.pi / 180)
-        do throws(LinkError) {
-            try runner.send(SimpleBGC.encode(SimpleBGC.Frame(command: SimpleBGC.Command.boardInfo.rawValue, payload: []), version: version))
-            guard waitFor(seconds: 2, until: { state.withLock { $0.boardInfo != nil } }) else {
-                throw LinkError.noAnswer(name, what: "CMD_BOARD_INFO")
-            }
-            let timeout = UInt16(clamping: Int(deviceTimeout * 1000))
-            try runner.send(SimpleBGC.encode(SimpleBGC.controlConfig(timeoutMilliseconds: timeout), version: version))
-        } catch {
+        try runner.handshake(SimpleBGC.encode(SimpleBGC.Frame(command: SimpleBGC.Command.boardInfo.rawValue, payload: []), version: version),
+                             what: "CMD_BOARD_INFO") { state.withLock { $0.boardInfo != nil } }
+        let timeout = UInt16(clamping: Int(deviceTimeout * 1000))
+        do { try runner.send(SimpleBGC.encode(SimpleBGC.controlConfig(timeoutMilliseconds: timeout), version: version)) } catch {
             runner.close()
             throw error
         }

@@ -51,14 +51,8 @@ public final class VISCABackend: MotorBackend {
         let pitch = try? AxisLimit(positionRange: -90 * Double.pi / 180..<30 * Double.pi / 180, maximumSpeed: model.maximumTiltSpeed)
         capabilities = MotorCapabilities(limits: MotionLimits(yaw: yaw, pitch: pitch, roll: nil), hasPositionFeedback: true,
                                          speedStep: model.maximumPanSpeed / Double(VISCA.maximumPanSpeed))
-        do throws(LinkError) {
-            try runner.send(VISCA.versionInquiry(address: model.address))
-            guard waitFor(seconds: 2, until: { state.withLock { $0.version != nil } }) else {
-                throw LinkError.noAnswer(name, what: "the VISCA version inquiry")
-            }
-        } catch {
-            runner.close()
-            throw error
+        try runner.handshake(VISCA.versionInquiry(address: model.address), what: "the VISCA version inquiry") {
+            state.withLock { $0.version != nil }
         }
     }
 

@@ -70,3 +70,17 @@ public final class LinkRunner: Sendable {
 
     deinit { close() }
 }
+
+extension LinkRunner {
+    /// Sends `request` and waits up to `seconds` for `answered()`; when the device stays silent
+    /// or the send fails, closes the link and throws, so a refused device leaves nothing open.
+    public func handshake(_ request: [UInt8], what: String, seconds: Double = 2, answered: () -> Bool) throws(LinkError) {
+        do throws(LinkError) {
+            try send(request)
+            guard waitFor(seconds: seconds, until: answered) else { throw LinkError.noAnswer(name, what: what) }
+        } catch {
+            close()
+            throw error
+        }
+    }
+}
