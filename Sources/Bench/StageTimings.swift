@@ -1,15 +1,32 @@
 import Foundation
 
-/// Wall-clock time spent per pipeline stage, per frame (milliseconds).
+/// Wall-clock time spent per pipeline stage, per frame (milliseconds). Bounded: each stage keeps
+/// its most recent `capacity` samples (a service runs for months), so figures describe the
+/// latest stretch of a long run.
 public struct StageTimings: Sendable {
+    public let capacity: Int
     public private(set) var samples: [String: [Double]] = [:]
     public private(set) var order: [String] = []
+    /// Where the next sample of each stage goes once its buffer is full.
+    private var next: [String: Int] = [:]
 
-    public init() {}
+    public init(capacity: Int = 100_000) { self.capacity = max(1, capacity) }
 
     public mutating func record(_ stage: String, milliseconds: Double) {
-        if samples[stage] == nil { order.append(stage) }
-        samples[stage, default: []].append(milliseconds)
+        guard var stored = samples[stage] else {
+            order.append(stage)
+            samples[stage] = [milliseconds]
+            return
+        }
+        samples[stage] = nil   // keep the array uniquely referenced while it is changed
+        if stored.count < capacity {
+            stored.append(milliseconds)
+        } else {
+            let slot = next[stage, default: 0]
+            stored[slot] = milliseconds
+            next[stage] = (slot + 1) % capacity
+        }
+        samples[stage] = stored
     }
 
     public func percentiles(_ stage: String) -> Percentiles { Percentiles(samples[stage] ?? []) }

@@ -35,7 +35,8 @@ public final class LiveSession: PipelineSession {
         var camera: CameraInformation?
         var trackCalls = 0
         var rateErrors = 0
-        var commandLatencies: [Double] = []
+        /// Capture → command latency per track call, bounded like every stage timing.
+        var commandLatencies = StageTimings()
     }
     private let shared = Protected(Shared())
 
@@ -189,7 +190,9 @@ public final class LiveSession: PipelineSession {
         let totals = shared.withLock { $0 }
         summary.trackCalls = totals.trackCalls
         summary.rateContractErrors = totals.rateErrors
-        for latency in totals.commandLatencies { summary.timings.record("capture→command", milliseconds: latency) }
+        for latency in totals.commandLatencies.samples["capture→command"] ?? [] {
+            summary.timings.record("capture→command", milliseconds: latency)
+        }
         summary.droppedFrames = capture.mailbox.replaced
         summary.wallSeconds = clock.now.seconds(since: start)
         summary.mediaSeconds = summary.wallSeconds
@@ -219,7 +222,7 @@ public final class LiveSession: PipelineSession {
                             try accessory.submit(observations, camera: camera, at: now)
                             shared.withLock { s in
                                 s.trackCalls += 1
-                                if let o = observations.first { s.commandLatencies.append(clock.now.seconds(since: o.stamp.time) * 1000) }
+                                if let o = observations.first { s.commandLatencies.record("capture→command", milliseconds: clock.now.seconds(since: o.stamp.time) * 1000) }
                             }
                         } catch {
                             shared.withLock { $0.rateErrors += 1 }

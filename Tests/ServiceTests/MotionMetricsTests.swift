@@ -27,3 +27,14 @@ import Testing
         #expect(MotionMetrics.rms([]) == 0)
     }
 }
+
+@Suite struct StageTimingsTests {
+    @Test func keepsTheNewestSamplesWithinItsCapacity() {
+        var timings = StageTimings(capacity: 4)
+        for ms in 1...10 { timings.record("detect", milliseconds: Double(ms)) }
+        #expect(timings.samples["detect"]?.sorted() == [7, 8, 9, 10])
+        #expect(timings.percentiles("detect").median == 8.5)
+        timings.record("track", milliseconds: 1)
+        #expect(timings.order == ["detect", "track"])
+    }
+}
