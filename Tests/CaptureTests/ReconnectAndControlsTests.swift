@@ -17,14 +17,18 @@ import TestSupport
             events.withLock { $0.append(event) }
         }
         _ = try camera.nextFrame()
-        // Back after 0.3 s, with frames queued for the new connection.
-        let replugged = Date().addingTimeInterval(0.3)
-        DispatchQueue.global().asyncAfter(deadline: .now() + 0.3) {
+        // Back 0.3 s after the camera saw it go, with a frame queued for the new connection.
+        let replugged = Protected<Date?>(nil)
+        Thread.detachNewThread {
+            while device.isPresent { Thread.sleep(forTimeInterval: 0.001) }
+            Thread.sleep(forTimeInterval: 0.3)
+            replugged.withLock { $0 = Date() }
             device.replug()
             device.append([.frame(jpeg)])
         }
         let frame = try #require(try camera.nextFrame())
-        #expect(Date().timeIntervalSince(replugged) < 1.0)
+        let back = try #require(replugged.withLock { $0 })
+        #expect(Date().timeIntervalSince(back) < 1.0)
         #expect(frame.size == PixelSize(width: 512, height: 512))
         #expect(camera.disconnects == 1 && camera.reconnects == 1)
         let kinds = events.withLock { $0.map { if case .docked = $0 { "docked" } else { "undocked" } } }

@@ -67,11 +67,8 @@ import Vision
         let before = Self.settled()
         for cycle in 0..<100 {
             device.append([.unplug])
-            // Back 20 ms later, with a frame for the new connection.
-            DispatchQueue.global().asyncAfter(deadline: .now() + 0.02) {
-                device.replug()
-                device.append([.frame(jpeg)])
-            }
+            // Back 20 ms after the camera saw it go, with a frame for the new connection.
+            device.replug(after: 0.02, then: [.frame(jpeg)])
             #expect(try camera.nextFrame() != nil, "cycle \(cycle)")
             #expect(device.openDescriptorCount == 1 && device.liveMappingCount == 4, "cycle \(cycle)")
         }
@@ -97,7 +94,7 @@ import Vision
             if cycle % 10 == 0 {
                 // A stall (no frames for the timeout) reopens the camera.
                 let reconnects = camera.reconnects
-                DispatchQueue.global().asyncAfter(deadline: .now() + 0.3) { device.append([.frame(jpeg)]) }
+                device.append([.frame(jpeg)], afterOpensReach: device.opens + 1)
                 #expect(try camera.nextFrame() != nil)
                 #expect(camera.reconnects == reconnects + 1)
             }

@@ -46,7 +46,7 @@ public final class ScriptedVideoDevice: VideoDeviceSystem, @unchecked Sendable {
         }
     }
 
-    public enum ScriptItem {
+    public enum ScriptItem: Sendable {
         /// A good frame with these bytes.
         case frame([UInt8])
         /// A buffer the driver flags V4L2_BUF_FLAG_ERROR.
@@ -70,7 +70,8 @@ public final class ScriptedVideoDevice: VideoDeviceSystem, @unchecked Sendable {
     private let lock = NSLock()
     private var script: [ScriptItem] = []
     private var present = true
-    private var nextFD: Int32 = 100
+    private static let firstDescriptor: Int32 = 100
+    private var nextFD = firstDescriptor
     private var openFDs: Set<Int32> = []
     private var mappings: [UnsafeMutableRawPointer: Int] = [:]
     private var buffers: [UnsafeMutableRawPointer] = []
@@ -106,6 +107,29 @@ public final class ScriptedVideoDevice: VideoDeviceSystem, @unchecked Sendable {
     public func append(_ items: [ScriptItem]) { lock.withLock { script += items } }
     public func unplug() { lock.withLock { present = false } }
     public func replug() { lock.withLock { present = true } }
+    public var isPresent: Bool { lock.withLock { present } }
+    /// Descriptors opened so far, closed ones included.
+    public var opens: Int { lock.withLock { Int(nextFD - Self.firstDescriptor) } }
+
+    /// Plugs the camera back in `delay` seconds after the reader has met a scripted `.unplug`,
+    /// then scripts `items` for the new connection. Waiting for the unplug to be seen, rather
+    /// than for a fixed time, keeps a slow reader from meeting the unplug after the replug.
+    public func replug(after delay: Double, then items: [ScriptItem]) {
+        Thread.detachNewThread { [self] in
+            while isPresent { Thread.sleep(forTimeInterval: 0.001) }
+            Thread.sleep(forTimeInterval: delay)
+            replug()
+            append(items)
+        }
+    }
+
+    /// Scripts `items` once the reader has opened the device again (after a stall, say).
+    public func append(_ items: [ScriptItem], afterOpensReach count: Int) {
+        Thread.detachNewThread { [self] in
+            while opens < count { Thread.sleep(forTimeInterval: 0.001) }
+            append(items)
+        }
+    }
     /// The next calls of `request` fail with these errnos, in order.
     public func inject(_ errors: [Errno], into request: UInt) { lock.withLock { injected[request, default: []] += errors } }
 
