@@ -32,7 +32,7 @@ let package = Package(
         .target(name: "Motion", dependencies: ["DockCore", "CSerial"]),
         .target(name: "Simulation", dependencies: ["DockCore", "Imaging", "Motion"]),
         .target(name: "DockKit", dependencies: ["DockCore", "Capture", "Vision", "Tracking", "Motion"]),
-        .target(name: "Bench", dependencies: ["DockCore"]),
+        .target(name: "Bench", dependencies: ["DockCore", "Tracking"]),
         .target(
             name: "Service",
             dependencies: ["DockCore", "Capture", "Vision", "Tracking", "Motion", "Simulation", "DockKit", "Bench", "Imaging"]
@@ -57,6 +57,7 @@ let package = Package(
         .testTarget(name: "MotionTests", dependencies: ["Motion", "TestSupport", "CSerial"]),
         .testTarget(name: "SimulationTests", dependencies: ["Simulation", "Imaging", "Vision", "TestSupport"]),
         .testTarget(name: "DockKitTests", dependencies: ["DockKit", "Simulation", "TestSupport"]),
+        .testTarget(name: "BenchTests", dependencies: ["Bench", "Tracking", "TestSupport"]),
         .testTarget(name: "ServiceTests", dependencies: ["Service", "Bench", "TestSupport"]),
     ],
     swiftLanguageModes: [.v6]
