@@ -18,6 +18,18 @@ public struct NormalizedRect: Hashable, Sendable, CustomStringConvertible {
     public var midX: Double { x + width / 2 }
     public var midY: Double { y + height / 2 }
     public var area: Double { max(0, width) * max(0, height) }
+    public var maxX: Double { x + width }
+    public var maxY: Double { y + height }
+
+    public func intersectionOverUnion(_ other: NormalizedRect) -> Double {
+        let w = min(maxX, other.maxX) - max(x, other.x)
+        let h = min(maxY, other.maxY) - max(y, other.y)
+        guard w > 0, h > 0 else { return 0 }
+        let intersection = w * h
+        return intersection / (area + other.area - intersection)
+    }
+
+    public func contains(x px: Double, y py: Double) -> Bool { px >= x && px <= maxX && py >= y && py <= maxY }
 
     public var description: String {
         "(x: \(rounded(x)), y: \(rounded(y)), w: \(rounded(width)), h: \(rounded(height)))"
@@ -44,6 +56,7 @@ public struct PixelRect: Hashable, Sendable {
     public var midY: Double { y + height / 2 }
     public var maxX: Double { x + width }
     public var maxY: Double { y + height }
+    public func contains(x px: Double, y py: Double) -> Bool { px >= x && px <= maxX && py >= y && py <= maxY }
     public var area: Double { max(0, width) * max(0, height) }
 
     /// Intersection over union with another rectangle (0 when they do not overlap).

@@ -13,14 +13,17 @@ public struct Observation: Sendable, Hashable {
     public var faceYaw: Double?
     public var confidence: Double
     public var stamp: FrameStamp
+    /// The detector's class name for `.object` ("cat", "dog"); nil for faces and bodies.
+    public var label: String?
 
     public init(identifier: Int, kind: ObservationKind, rect: NormalizedRect, faceYaw: Double? = nil,
-                confidence: Double = 1, stamp: FrameStamp) {
+                confidence: Double = 1, stamp: FrameStamp, label: String? = nil) {
         self.identifier = identifier
         self.kind = kind
         self.rect = rect
         self.faceYaw = faceYaw
         self.confidence = confidence
         self.stamp = stamp
+        self.label = label
     }
 }

@@ -214,7 +214,7 @@ public final class LiveSession: PipelineSession {
                 let now = clock.now
                 if feeder.isDue(at: now) {
                     let (observations, camera) = shared.withLock { s -> ([Observation], CameraInformation?) in
-                        let subject = s.tracker.confirmedSubjects.first { $0.id == s.selector.selectedID }
+                        let subject = s.tracker.confirmedSubjects.first { $0.uuid == s.selector.selectedUUID }
                         return (feeder.observations(for: subject, at: now), s.camera)
                     }
                     if let camera {

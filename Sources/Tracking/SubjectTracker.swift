@@ -2,102 +2,136 @@ import Foundation
 import DockCore
 
 public struct SubjectTrackerConfiguration: Sendable {
-    /// Matches needed before a new subject is reported.
+    /// Detections at least this confident are matched first and may start tracks.
+    public var highConfidence = 0.6
+    /// Detections between this and `highConfidence` only extend tracks that exist (a face half
+    /// hidden or turning away scores low; it must not start a new identity, nor be thrown away).
+    public var lowConfidence = 0.1
+    /// Consecutive matches before a new track is reported.
     public var confirmationHits = 2
-    /// How long a subject that is not seen is kept (coasting) before it is dropped.
+    /// How long a confirmed track that is not seen is kept (coasting) before it is dropped.
     public var coastSeconds = 0.8
-    /// Smallest similarity (IoU, or a proximity score) that counts as the same subject.
+    /// Smallest similarity (IoU, or a proximity score) that counts as the same subject, for
+    /// confident detections and for weak ones (stricter: a weak detection is more often wrong).
     public var minimumSimilarity = 0.15
-    /// Alpha-beta filter gains for position and velocity.
-    public var positionGain = 0.7
-    public var velocityGain = 0.3
+    public var minimumSimilarityForWeak = 0.3
 
     public init() {}
 }
 
-/// Keeps identities across frames: greedy association by overlap and proximity against each
-/// subject's predicted position, an alpha-beta motion filter, birth after a few hits and death
-/// after a coast window. Pure: time comes in with every update.
+/// Keeps identities across frames, ByteTrack style: a constant-velocity Kalman filter per track;
+/// confident detections are assigned to the predicted tracks first (minimum total cost), then
+/// weak ones to the tracks still unmatched; new tracks start only from confident detections and
+/// are confirmed after a few consecutive hits (a tentative track that misses once is dropped);
+/// confirmed tracks coast through short gaps. Faces and bodies that belong together are linked
+/// into one person (`PersonLinker`). Pure: time comes in with every update.
 public struct SubjectTracker: Sendable {
     public let configuration: SubjectTrackerConfiguration
+    /// Every live track, tentative ones included.
     public private(set) var subjects: [TrackedSubject] = []
     private var nextID = 1
+    private var linker = PersonLinker()
 
     public init(configuration: SubjectTrackerConfiguration = SubjectTrackerConfiguration()) {
         self.configuration = configuration
     }
 
-    /// Subjects seen often enough to report.
-    public var confirmedSubjects: [TrackedSubject] { subjects.filter { $0.hits >= configuration.confirmationHits } }
+    /// Confirmed tracks, one per person or object: a person's face while it was seen as lately
+    /// as the body, otherwise the body. They carry the person's `uuid`.
+    public var confirmedSubjects: [TrackedSubject] {
+        let confirmed = subjects.filter(\.isConfirmed)
+        var chosen: [UUID: TrackedSubject] = [:]
+        var order: [UUID] = []
+        for track in confirmed {
+            guard let current = chosen[track.uuid] else {
+                chosen[track.uuid] = track
+                order.append(track.uuid)
+                continue
+            }
+            if Self.represents(track, better: current) { chosen[track.uuid] = track }
+        }
+        return order.map { chosen[$0]! }
+    }
+
+    /// Every confirmed track (faces and bodies of one person both appear).
+    public var confirmedTracks: [TrackedSubject] { subjects.filter(\.isConfirmed) }
+
+    private static func represents(_ a: TrackedSubject, better b: TrackedSubject) -> Bool {
+        if a.lastStamp.time != b.lastStamp.time { return a.lastStamp.time > b.lastStamp.time }
+        return a.kind == .humanFace && b.kind != .humanFace
+    }
 
     /// Folds in one frame's observations (all carrying that frame's stamp).
     public mutating func update(with observations: [Observation], stamp: FrameStamp) {
-        var unmatched = Set(observations.indices)
-        var pairs: [(subject: Int, observation: Int, similarity: Double)] = []
-        for (s, subject) in subjects.enumerated() {
-            let predicted = subject.predictedRect(at: stamp.time)
-            for (o, observation) in observations.enumerated() where observation.kind == subject.kind {
-                let similarity = Self.similarity(predicted, observation.rect)
-                if similarity >= configuration.minimumSimilarity { pairs.append((s, o, similarity)) }
+        let usable = observations.indices.filter { observations[$0].confidence >= configuration.lowConfidence }
+        let strong = usable.filter { observations[$0].confidence >= configuration.highConfidence }
+        let weak = usable.filter { observations[$0].confidence < configuration.highConfidence }
+        let predicted = subjects.map { $0.predictedRect(at: stamp.time) }
+
+        // 1. Confident detections against every track.
+        let first = associate(tracks: Array(subjects.indices), detections: strong, observations: observations,
+                              predicted: predicted, minimumSimilarity: configuration.minimumSimilarity)
+        // 2. Weak detections against confirmed tracks still unmatched.
+        let leftTracks = subjects.indices.filter { first.tracks[$0] == nil && subjects[$0].isConfirmed }
+        let second = associate(tracks: leftTracks, detections: weak, observations: observations,
+                               predicted: predicted, minimumSimilarity: configuration.minimumSimilarityForWeak)
+        var matchedDetection = first.tracks
+        matchedDetection.merge(second.tracks) { a, _ in a }
+
+        for t in subjects.indices {
+            if let d = matchedDetection[t] {
+                subjects[t].correct(with: observations[d], stamp: stamp)
+                if subjects[t].hits >= configuration.confirmationHits { subjects[t].isConfirmed = true }
+            } else {
+                subjects[t].consecutiveMisses += 1
             }
         }
-        pairs.sort { $0.similarity > $1.similarity }
-        var matchedSubjects = Set<Int>()
-        for pair in pairs where !matchedSubjects.contains(pair.subject) && unmatched.contains(pair.observation) {
-            matchedSubjects.insert(pair.subject)
-            unmatched.remove(pair.observation)
-            correct(&subjects[pair.subject], with: observations[pair.observation], stamp: stamp)
+        // A tentative track that misses is dropped at once; a confirmed one coasts for a while.
+        subjects = subjects.indices.compactMap { t in
+            let track = subjects[t]
+            let gone = matchedDetection[t] == nil
+                && (!track.isConfirmed || stamp.time.seconds(since: track.lastStamp.time) > configuration.coastSeconds)
+            return gone ? nil : track
         }
-        for s in subjects.indices where !matchedSubjects.contains(s) {
-            subjects[s].consecutiveMisses += 1
-        }
-        subjects.removeAll { stamp.time.seconds(since: $0.lastStamp.time) > configuration.coastSeconds }
-        for o in unmatched.sorted() {
-            let observation = observations[o]
-            subjects.append(TrackedSubject(id: nextID, uuid: UUID(), kind: observation.kind, rect: observation.rect,
-                                           observedRect: observation.rect,
-                                           velocityX: 0, velocityY: 0, faceYaw: observation.faceYaw,
-                                           confidence: observation.confidence, lastStamp: stamp, hits: 1,
-                                           consecutiveMisses: 0))
+        let used = Set(first.detections).union(second.detections)
+        for d in strong where !used.contains(d) {
+            subjects.append(TrackedSubject(id: nextID, observation: observations[d], stamp: stamp))
+            if configuration.confirmationHits <= 1 { subjects[subjects.count - 1].isConfirmed = true }
             nextID += 1
         }
+        linker.link(&subjects, at: stamp.time)
     }
 
-    private func correct(_ subject: inout TrackedSubject, with observation: Observation, stamp: FrameStamp) {
-        let dt = stamp.time.seconds(since: subject.lastStamp.time)
-        let predicted = subject.predictedRect(at: stamp.time)
-        let a = configuration.positionGain
-        let residualX = observation.rect.midX - predicted.midX
-        let residualY = observation.rect.midY - predicted.midY
-        let width = predicted.width + a * (observation.rect.width - predicted.width)
-        let height = predicted.height + a * (observation.rect.height - predicted.height)
-        let midX = predicted.midX + a * residualX
-        let midY = predicted.midY + a * residualY
-        if dt > 1e-6 {
-            subject.velocityX += configuration.velocityGain * residualX / dt
-            subject.velocityY += configuration.velocityGain * residualY / dt
+    /// Minimum-cost assignment of detections to tracks of the same kind.
+    private func associate(tracks: [Int], detections: [Int], observations: [Observation], predicted: [NormalizedRect],
+                           minimumSimilarity: Double) -> (tracks: [Int: Int], detections: [Int]) {
+        guard !tracks.isEmpty, !detections.isEmpty else { return ([:], []) }
+        let costs: [[Double?]] = tracks.map { t in
+            detections.map { d -> Double? in
+                let observation = observations[d]
+                guard observation.kind == subjects[t].kind,
+                      observation.kind != .object || subjects[t].label == nil || observation.label == subjects[t].label
+                else { return nil }
+                let similarity = Self.similarity(predicted[t], observation.rect)
+                return similarity >= minimumSimilarity ? 1 - similarity : nil
+            }
         }
-        subject.rect = NormalizedRect(x: midX - width / 2, y: midY - height / 2, width: width, height: height)
-        subject.observedRect = observation.rect
-        subject.faceYaw = observation.faceYaw
-        subject.confidence = observation.confidence
-        subject.lastStamp = stamp
-        subject.hits += 1
-        subject.consecutiveMisses = 0
+        var matched: [Int: Int] = [:]
+        var used: [Int] = []
+        for (row, column) in LinearAssignment.solve(costs) {
+            matched[tracks[row]] = detections[column]
+            used.append(detections[column])
+        }
+        return (matched, used)
     }
 
-    /// IoU when the rects overlap; otherwise a proximity score below 0.5 that falls to 0 at a
-    /// centre distance of one rect size.
+    /// IoU when the rects overlap well; otherwise a proximity score below 0.5 that falls to 0 at
+    /// a centre distance of one rect size (small fast faces may not overlap their prediction).
     static func similarity(_ a: NormalizedRect, _ b: NormalizedRect) -> Double {
-        let w = min(a.x + a.width, b.x + b.width) - max(a.x, b.x)
-        let h = min(a.y + a.height, b.y + b.height) - max(a.y, b.y)
-        if w > 0, h > 0 {
-            let inter = w * h
-            let iou = inter / (a.area + b.area - inter)
-            if iou > 0.25 { return iou }
-        }
+        let iou = a.intersectionOverUnion(b)
+        if iou > 0.25 { return iou }
         let size = max(a.width, a.height, b.width, b.height, 1e-6)
         let distance = hypot(a.midX - b.midX, a.midY - b.midY) / size
-        return max(0, 0.5 * (1 - distance))
+        return max(iou, 0.5 * (1 - distance))
     }
 }

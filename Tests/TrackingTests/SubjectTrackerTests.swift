@@ -48,7 +48,7 @@ import Testing
         #expect(ids == [1, 2])
     }
 
-    @Test func selectorSticksToItsChoiceUntilItIsGone() {
+    @Test func selectorSticksToItsChoiceUntilItIsGone() throws {
         var tracker = SubjectTracker()
         var selector = SubjectSelector()
         for i in 0..<3 { tracker.update(with: [face(0.2, size: 0.1, frame: i)], stamp: stamp(i)) }
@@ -59,7 +59,7 @@ import Testing
         let still = selector.select(from: tracker.confirmedSubjects)
         #expect(still?.id == 1)
         // Locking selects the other one.
-        selector.lockedIDs = [2]
+        selector.locked = [try #require(tracker.confirmedSubjects.first { $0.id == 2 }?.uuid)]
         let locked = selector.select(from: tracker.confirmedSubjects)
         #expect(locked?.id == 2)
     }

@@ -46,9 +46,8 @@ import TestSupport
     @Test func staleSubjectIsNotSubmitted() throws {
         let feeder = try TrackFeeder(rate: 30, freshness: 0.1)
         let seen = FrameStamp(sequence: 1, time: MonotonicInstant(seconds: 1))
-        let subject = TrackedSubject(id: 4, uuid: .init(), kind: .humanFace, rect: NormalizedRect(x: 0.4, y: 0.4, width: 0.1, height: 0.1),
-                                     observedRect: NormalizedRect(x: 0.4, y: 0.4, width: 0.1, height: 0.1), velocityX: 0.5, velocityY: 0, faceYaw: nil, confidence: 0.9, lastStamp: seen, hits: 5,
-                                     consecutiveMisses: 0)
+        let rect = NormalizedRect(x: 0.4, y: 0.4, width: 0.1, height: 0.1)
+        let subject = TrackedSubject(id: 4, observation: Observation(identifier: 0, kind: .humanFace, rect: rect, confidence: 0.9, stamp: seen), stamp: seen)
         let fresh = feeder.observations(for: subject, at: MonotonicInstant(seconds: 1.04))
         #expect(fresh.count == 1 && fresh[0].identifier == 4 && fresh[0].stamp == seen)
         // As seen in its frame: the control law, not the feeder, predicts forward.

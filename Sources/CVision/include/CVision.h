@@ -118,6 +118,43 @@ void cvs_cascade_free(cvs_cascade *cascade);
 /// matrix row-major. Returns CVS_OK or CVS_ERROR with the reason.
 int32_t cvs_read_calibration(const char *path, double *k, int32_t *width, int32_t *height);
 
+// MARK: - DNN and HOG detectors
+
+/// One box a detector found, in the pixels of the image it was given (top-left origin).
+typedef struct cvs_object {
+    float x, y, width, height;
+    float score;
+    /// 0 for one-class detectors; the COCO class index (0 = person) for YOLOX.
+    int32_t class_id;
+} cvs_object;
+
+typedef enum cvs_dnn_kind {
+    /// Ultra-Light RFB-320 faces (ONNX).
+    CVS_DNN_RFB_FACES = 1,
+    /// SSDLite-MobileNetV2 persons (TensorFlow frozen graph + OpenCV text graph).
+    CVS_DNN_SSD_PERSONS = 2,
+    /// YOLOX-nano, 80 COCO classes (ONNX, 416×416 letterbox).
+    CVS_DNN_YOLOX_OBJECTS = 3,
+} cvs_dnn_kind;
+
+typedef struct cvs_dnn_detector cvs_dnn_detector;
+
+/// Loads a network; config_path is the text graph for CVS_DNN_SSD_PERSONS, else NULL. NULL on failure.
+cvs_dnn_detector *cvs_dnn_detector_create(cvs_dnn_kind kind, const char *model_path, const char *config_path);
+/// Runs the network on the whole image (it resizes to its input itself). Returns the number of
+/// boxes written (best first, overlaps suppressed) or CVS_ERROR.
+int32_t cvs_dnn_detector_detect(cvs_dnn_detector *detector, cvs_view image, float score_threshold,
+                                cvs_object *objects, int32_t capacity);
+void cvs_dnn_detector_free(cvs_dnn_detector *detector);
+
+typedef struct cvs_hog cvs_hog;
+
+/// OpenCV's built-in HOG + linear SVM people detector (64×128 window).
+cvs_hog *cvs_hog_create(void);
+/// Runs it on the image shrunk to input_width; scores map the SVM margin to 0…1.
+int32_t cvs_hog_detect(cvs_hog *hog, cvs_view image, int32_t input_width, cvs_object *objects, int32_t capacity);
+void cvs_hog_free(cvs_hog *hog);
+
 // MARK: - Video files
 
 typedef struct cvs_capture cvs_capture;
