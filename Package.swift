@@ -24,7 +24,8 @@ let package = Package(
         ),
 
         // Pure core and stages
-        .target(name: "DockCore"),
+        .target(name: "CDigest", path: "Sources/CDigest"),
+        .target(name: "DockCore", dependencies: ["CDigest"]),
         .target(name: "Imaging", dependencies: ["DockCore", "CVision"]),
         .target(name: "Capture", dependencies: ["DockCore", "Imaging", "CVision", "CTurboJPEG", "CV4L2"]),
         .target(name: "Vision", dependencies: ["DockCore", "Imaging", "CVision"]),

@@ -12,8 +12,8 @@ public struct BenchCommand {
     public static let help = """
     dockctl bench — run the full pipeline on the demo scene and print fps and per-stage latency.
 
-    Usage: dockctl bench [--runs N] [--frames N] [--detector yunet|haar] [--detect-width PX]
-                         [--threads N] [--json]
+    Usage: dockctl bench [--runs N] [--frames N] [--detector yunet|rfb|haar] [--detect-width PX]
+                         [--bodies ssdlite|yolox|hog|none] [--track-objects LIST] [--threads N] [--json]
 
     Each run processes the generated demo scene (real photos, a walking subject) through the
     virtual camera, detector, tracker, feeder, control law and simulated gimbal without pacing.
@@ -32,7 +32,7 @@ public struct BenchCommand {
                 }
                 runs = n
             case "--json": json = true
-            case "--frames", "--detector", "--detect-width", "--threads", "--models", "--media":
+            case "--frames", "--detector", "--detect-width", "--bodies", "--track-objects", "--threads", "--models", "--media":
                 guard let value = rest.popFirst() else { throw UsageError("\(argument) needs a value") }
                 passThrough += [argument, value]
             default:

@@ -38,7 +38,7 @@ public final class ClosedLoopSession: PipelineSession {
 
     private let source: any FrameSource
     private let scene: GeneratedScene?
-    private let detector: any Detector
+    private let detection: DetectionStage
     private let virtualCamera: VirtualCamera?
     private let gimbal: SimulatedGimbal?
     private let accessory: DockAccessory
@@ -84,10 +84,10 @@ public final class ClosedLoopSession: PipelineSession {
         }
         sourceSummary = source.summary
 
-        let built = try configuration.makeFaceDetector()
-        detector = built.detector
-        detectorFallback = built.fallbackReason
-        detectorName = detector.name
+        let built = try configuration.makeDetectionStage()
+        detection = built.stage
+        detectorFallback = built.fallback
+        detectorName = detection.name
 
         // Motors and the camera they carry.
         let backend: any MotorBackend
@@ -206,13 +206,9 @@ public final class ClosedLoopSession: PipelineSession {
                 view = world
             }
 
-            let detections: [Detection]
-            do {
-                detections = try detector.detect(view)
-            } catch {
-                summary.detectorFailures += 1
-                detections = []
-            }
+            let found = detection.detect(view, tracking: tracker.focus, cancelled: { stop.isSet })
+            summary.detectorFailures += found.errors.count
+            let detections = found.detections
             lap("detect")
 
             tracker.update(with: mapper.observations(from: detections), stamp: view.stamp)
@@ -284,7 +280,8 @@ public final class ClosedLoopSession: PipelineSession {
 
         // Safe state: motors stopped before anything else is reported.
         accessory.stopMotors(at: lastTime)
-        summary.motorStopDelay = stop.setAt.map { wallClock.now.seconds(since: $0) }
+        // Motors cannot move before the run starts: a signal during start-up counts from then.
+        summary.motorStopDelay = stop.setAt.map { wallClock.now.seconds(since: max($0, wallStart)) }
         summary.finalCommand = accessory.motors.lastCommand
         summary.stoppedBySignal = stop.isSet
         summary.deadmanStops = accessory.motors.deadmanStops

@@ -53,7 +53,12 @@ public struct DockdOptions: Sendable {
       --latency MS            simulated gimbal command latency (default 40)
 
     Pipeline
-      --detector yunet|haar   face detector (default yunet; falls back to haar without the model)
+      --detector yunet|rfb|haar
+                              face detector (default yunet; falls back to haar without the model)
+      --bodies ssdlite|yolox|hog|none
+                              body detector, a few times a second (default ssdlite; falls back
+                              to hog without the model)
+      --track-objects LIST    also track these COCO classes as objects, e.g. cat,dog (YOLOX-nano)
       --detect-width PX       width the detector runs at (default 320)
       --models DIR            look for model files here first (also $OPENDOCK_MODELS)
       --rate HZ               track() calls per second, 10 to 30 (default 30)
@@ -135,8 +140,19 @@ public struct DockdOptions: Sendable {
             case "--latency": c.gimbalModel.latency = try number(argument, in: 0...1000) / 1000
             case "--detector":
                 let text = try value(argument)
-                guard let d = FaceDetectorChoice(rawValue: text) else { throw UsageError("--detector must be yunet or haar, got '\(text)'") }
+                guard let d = FaceDetectorChoice(rawValue: text) else { throw UsageError("--detector must be yunet, rfb or haar, got '\(text)'") }
                 c.detector = d
+            case "--bodies":
+                let text = try value(argument)
+                guard let d = BodyDetectorChoice(rawValue: text) else { throw UsageError("--bodies must be ssdlite, yolox, hog or none, got '\(text)'") }
+                c.bodyDetector = d
+            case "--track-objects":
+                let names = try value(argument).split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
+                for name in names where !COCOClasses.names.contains(name) {
+                    throw UsageError("--track-objects: '\(name)' is not a COCO class (e.g. cat, dog, cup, laptop)")
+                }
+                guard !names.isEmpty else { throw UsageError("--track-objects needs class names, e.g. cat,dog") }
+                c.objectClasses = Set(names)
             case "--detect-width": c.detectorInputWidth = try integer(argument, in: 64...4096)
             case "--models": c.modelsDirectory = try value(argument)
             case "--rate": c.trackRate = try number(argument, in: 10...30)

@@ -19,7 +19,7 @@ public final class LiveSession: PipelineSession {
     public let detectorFallback: String?
     /// The motor device driven (or the dry run's name).
     public let motorName: String
-    private let detector: any Detector
+    private let detection: DetectionStage
     private let accessory: DockAccessory
     private let capture: CaptureThread
     private let cancellation: CaptureCancellation
@@ -72,10 +72,10 @@ public final class LiveSession: PipelineSession {
         sourceSummary = camera.summary
         cancellation = camera.cancellation
         information = camera.information
-        let built = try configuration.makeFaceDetector()
-        detector = built.detector
-        detectorFallback = built.fallbackReason
-        detectorName = detector.name
+        let built = try configuration.makeDetectionStage()
+        detection = built.stage
+        detectorFallback = built.fallback
+        detectorName = detection.name
         let backend: any MotorBackend
         if case .device(let spec) = configuration.resolvedGimbal {
             backend = try spec.connect(camera: path) { event in
@@ -140,7 +140,8 @@ public final class LiveSession: PipelineSession {
             capture.stop()
             while !controlDone.withLock({ $0 }) { Thread.sleep(forTimeInterval: 0.005) }
             accessory.stopMotors(at: clock.now)
-            let delay = signalled.map { clock.now.seconds(since: $0) }
+            // Motors cannot move before the run starts: a signal during start-up counts from then.
+            let delay = signalled.map { clock.now.seconds(since: max($0, start)) }
             // The capture thread closes the camera when it ends; give it a second.
             let deadline = clock.now.advanced(bySeconds: 1)
             while !capture.isFinished && clock.now < deadline { Thread.sleep(forTimeInterval: 0.005) }
@@ -164,11 +165,9 @@ public final class LiveSession: PipelineSession {
             }
             let begin = clock.now
             summary.timings.record("capture→ready", milliseconds: begin.seconds(since: frame.stamp.time) * 1000)
-            let detections: [Detection]
-            do { detections = try detector.detect(frame) } catch {
-                summary.detectorFailures += 1
-                detections = []
-            }
+            let found = detection.detect(frame, tracking: shared.withLock { $0.tracker.focus }, cancelled: { stop.isSet })
+            summary.detectorFailures += found.errors.count
+            let detections = found.detections
             let observations = ObservationMapper().observations(from: detections)
             var camera = information.current ?? intrinsics.cameraInformation(size: frame.size)
             if camera.referenceDimensions != frame.size { camera = intrinsics.cameraInformation(size: frame.size) }

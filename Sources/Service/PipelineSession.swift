@@ -10,13 +10,23 @@ public protocol PipelineSession: AnyObject {
 }
 
 extension SessionConfiguration {
-    /// The face detector, with the Haar fallback when the model is missing or broken.
-    func makeFaceDetector() throws(SessionError) -> BuiltDetector {
+    /// The detectors the schedule runs: faces (Haar when the model is missing or broken),
+    /// bodies (HOG when the network is missing) and, when classes are named, objects. The
+    /// reasons for any fallback come back joined in one line.
+    func makeDetectionStage() throws(SessionError) -> (stage: DetectionStage, fallback: String?) {
+        let registry = ModelRegistry.standard(userDirectory: modelsDirectory)
         do {
-            return try DetectorFactory.makeFaceDetector(detector, registry: .standard(userDirectory: modelsDirectory),
-                                                        inputWidth: detectorInputWidth)
+            let faces = try DetectorFactory.makeFaceDetector(detector, registry: registry, inputWidth: detectorInputWidth)
+            let bodies = try DetectorFactory.makeBodyDetector(bodyDetector, registry: registry, objectClasses: objectClasses)
+            var objects: (any Detector)?
+            if !objectClasses.isEmpty {
+                objects = bodyDetector == .yolox ? bodies?.detector : try DetectorFactory.makeObjectDetector(classes: objectClasses, registry: registry)
+            }
+            let reasons = [faces.fallbackReason, bodies?.fallbackReason].compactMap { $0 }
+            return (DetectionStage(faces: faces.detector, bodies: bodies?.detector, objects: objects),
+                    reasons.isEmpty ? nil : reasons.joined(separator: "; "))
         } catch {
-            throw SessionError("no face detector could be built: \(error)")
+            throw SessionError("the detectors could not be built: \(error)")
         }
     }
 

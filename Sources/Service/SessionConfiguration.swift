@@ -57,6 +57,10 @@ public struct SessionConfiguration: Sendable {
     public var viewFieldOfView: Double = 60
     public var trackRate: Double = 30
     public var detector: FaceDetectorChoice = .yunet
+    /// Bodies keep people tracked when their faces turn away or are too small.
+    public var bodyDetector: BodyDetectorChoice = .ssdlite
+    /// COCO classes tracked as `.object` subjects (YOLOX-nano), e.g. ["cat", "dog"].
+    public var objectClasses: Set<String> = []
     public var detectorInputWidth = 320
     public var modelsDirectory: String?
     public var mediaDirectory: String?

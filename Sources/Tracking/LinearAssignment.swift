@@ -1,9 +1,11 @@
 /// Minimum-cost assignment of rows to columns (the Hungarian method with potentials, O(n²m)).
 /// `nil` marks a pair that must not be assigned. As many pairs as possible are made first, then
 /// the cost is minimised among those: forbidden pairs are given a cost larger than any set of
-/// allowed ones could add up to, and dropped from the answer.
+/// allowed ones could add up to, and dropped from the answer. A cost that is not finite counts
+/// as forbidden (a NaN would otherwise stall the search).
 public enum LinearAssignment {
-    public static func solve(_ costs: [[Double?]]) -> [(row: Int, column: Int)] {
+    public static func solve(_ input: [[Double?]]) -> [(row: Int, column: Int)] {
+        let costs = input.map { row in row.map { $0.flatMap { $0.isFinite ? $0 : nil } } }
         let rows = costs.count
         let columns = costs.first?.count ?? 0
         guard rows > 0, columns > 0 else { return [] }

@@ -22,7 +22,7 @@ import TestSupport
         let summary = try ClosedLoopSession(configuration: configuration(.walk)).run()
         let metrics = try #require(summary.metrics)
         #expect(summary.frames == 361)
-        #expect(summary.detectorName == "yunet")
+        #expect(summary.detectorName == "yunet+ssdlite")
         #expect(try #require(metrics.timeToAcquire) < 0.5)
         #expect(try #require(metrics.inViewShare) >= 0.95)
         // While walking the error is bounded; once the subject stops it settles inside the

@@ -23,7 +23,7 @@ import TestSupport
         #expect(session.sourceSummary.contains("MJPG 512x512"))
         let summary = try session.run(stop: StopFlag(), status: nil)
         #expect(summary.frames == 30)
-        #expect(summary.detectorName == "yunet")
+        #expect(summary.detectorName == "yunet+ssdlite")
         #expect(summary.rateContractErrors == 0 && summary.trackCalls > 3)
         // Commands were issued from fresh frames: latency from capture to command is recorded.
         let latency = summary.timings.percentiles("capture→command")

@@ -49,3 +49,10 @@ import Tracking
         return best
     }
 }
+
+@Suite struct LinearAssignmentEdgeTests {
+    @Test func nonFiniteCostsAreForbidden() {
+        let pairs = LinearAssignment.solve([[.nan, 1], [.infinity, 2], [0.5, nil]])
+        #expect(pairs.map { [$0.row, $0.column] } == [[0, 1], [2, 0]])
+    }
+}
