@@ -57,7 +57,7 @@ let package = Package(
         .testTarget(name: "TrackingTests", dependencies: ["Tracking", "TestSupport"]),
         .testTarget(name: "MotionTests", dependencies: ["Motion", "TestSupport", "CSerial"]),
         .testTarget(name: "SimulationTests", dependencies: ["Simulation", "Imaging", "Vision", "TestSupport"]),
-        .testTarget(name: "DockKitTests", dependencies: ["DockKit", "Simulation", "TestSupport"]),
+        .testTarget(name: "DockKitTests", dependencies: ["DockKit", "Tracking", "Simulation", "TestSupport"]),
         .testTarget(name: "BenchTests", dependencies: ["Bench", "Tracking", "TestSupport"]),
         .testTarget(name: "ServiceTests", dependencies: ["Service", "Bench", "TestSupport"]),
     ],

@@ -18,6 +18,7 @@ public final class DockAccessory: Hashable, Sendable {
 
     package let motors: MotorController
     let director: MotionDirector
+    let tracking = TrackingPublisher()
     private let clock: any MonotonicClock
     /// Observations older than this never drive the motors (two frame periods at 30 fps, plus slack).
     package let maximumObservationAge: Double

@@ -213,7 +213,9 @@ public final class ClosedLoopSession: PipelineSession {
 
             tracker.update(with: mapper.observations(from: detections), stamp: view.stamp)
             let subjects = tracker.confirmedSubjects
+            selector.locked = accessory.lockedSubjects
             let selected = selector.select(from: subjects)
+            accessory.publishTracking(Saliency.assess(subjects, at: view.stamp.time), time: Date())
             lap("track")
 
             // Control ticks from this frame to the next, at the feeder's own rate.

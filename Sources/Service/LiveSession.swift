@@ -171,11 +171,15 @@ public final class LiveSession: PipelineSession {
             let observations = ObservationMapper().observations(from: detections)
             var camera = information.current ?? intrinsics.cameraInformation(size: frame.size)
             if camera.referenceDimensions != frame.size { camera = intrinsics.cameraInformation(size: frame.size) }
-            let selected = shared.withLock { s -> TrackedSubject? in
+            let locked = accessory.lockedSubjects
+            let (selected, subjects) = shared.withLock { s -> (TrackedSubject?, [TrackedSubject]) in
                 s.camera = camera
                 s.tracker.update(with: observations, stamp: frame.stamp)
-                return s.selector.select(from: s.tracker.confirmedSubjects)
+                s.selector.locked = locked
+                let subjects = s.tracker.confirmedSubjects
+                return (s.selector.select(from: subjects), subjects)
             }
+            accessory.publishTracking(Saliency.assess(subjects, at: frame.stamp.time), time: Date())
             let end = clock.now
             summary.timings.record("detect+track", milliseconds: end.seconds(since: begin) * 1000)
             summary.timings.record("capture→tracked", milliseconds: end.seconds(since: frame.stamp.time) * 1000)

@@ -2,7 +2,7 @@ import Foundation
 import DockCore
 
 /// Chooses the subject to frame: a locked one while it is tracked, else the current choice
-/// while it is being seen, else the largest subject seen lately. Holding the current choice
+/// while it is being seen, else the most salient subject seen lately (`Saliency`). Holding the current choice
 /// keeps the camera from hopping between people; letting go of one that has not been seen for
 /// `holdSeconds` while another is in view keeps it from staring at where someone used to be.
 /// Choices are by identity (`uuid`), so a person stays chosen when the face turns away and the
@@ -25,7 +25,8 @@ public struct SubjectSelector: Sendable {
         if let current = subjects.first(where: { $0.uuid == selectedUUID }) {
             if isRecent(current) || !subjects.contains(where: { $0.uuid != current.uuid && isRecent($0) }) { return current }
         }
-        let best = subjects.filter(isRecent).max { $0.rect.area < $1.rect.area }
+        let recent = subjects.filter(isRecent)
+        let best = newest.flatMap { now in Saliency.assess(recent, at: now).min { ($0.saliencyRank ?? .max) < ($1.saliencyRank ?? .max) }?.subject }
         selectedUUID = best?.uuid
         return best
     }

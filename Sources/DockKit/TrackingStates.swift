@@ -1,0 +1,141 @@
+import DockCore
+import Foundation
+import Tracking
+
+extension DockAccessory {
+    /// A person the system tracks. `rect` is a unit rect with a lower-left origin.
+    public struct TrackedPerson: Sendable, Hashable {
+        /// Random, stable while the person is tracked, never reused within a session.
+        public var identifier: UUID
+        public var rect: CGRect
+        /// 1 = most important; nil = not salient.
+        public var saliencyRank: Int?
+        /// 0…1; nil until speaker detection is running.
+        public var speakingConfidence: Double?
+        /// 0…1 from head pose; nil when no face with landmarks is seen.
+        public var lookingAtCameraConfidence: Double?
+    }
+
+    /// A non-person subject (a COCO class the user enabled).
+    public struct TrackedObject: Sendable, Hashable {
+        public var identifier: UUID
+        public var rect: CGRect
+        public var saliencyRank: Int?
+    }
+
+    public enum TrackedSubjectType: Sendable, Hashable {
+        case person(TrackedPerson)
+        case object(TrackedObject)
+
+        public var identifier: UUID {
+            switch self {
+            case .person(let p): p.identifier
+            case .object(let o): o.identifier
+            }
+        }
+
+        public var rect: CGRect {
+            switch self {
+            case .person(let p): p.rect
+            case .object(let o): o.rect
+            }
+        }
+    }
+
+    /// Everything the system tracks in one frame.
+    public struct TrackingState: Sendable {
+        public var time: Date
+        public var trackedSubjects: [TrackedSubjectType]
+    }
+
+    public typealias TrackingStates = AsyncStream<TrackingState>
+}
+
+/// Fans tracking states out to subscribers and remembers the client's subject choice.
+final class TrackingPublisher: Sendable {
+    private struct State {
+        var subscribers: [UUID: AsyncStream<DockAccessory.TrackingState>.Continuation] = [:]
+        var latest: DockAccessory.TrackingState?
+        var locked: [UUID] = []
+    }
+    private let state = Protected(State())
+
+    func stream() -> DockAccessory.TrackingStates {
+        let (stream, continuation) = AsyncStream<DockAccessory.TrackingState>.makeStream(bufferingPolicy: .bufferingNewest(4))
+        let id = UUID()
+        state.withLock { $0.subscribers[id] = continuation }
+        continuation.onTermination = { [weak self] _ in self?.state.withLock { _ = $0.subscribers.removeValue(forKey: id) } }
+        return stream
+    }
+
+    func publish(_ assessments: [SubjectAssessment], time: Date) {
+        let subjects = assessments.map { a -> DockAccessory.TrackedSubjectType in
+            let r = a.subject.rect
+            let rect = CGRect(x: r.x, y: r.y, width: r.width, height: r.height)
+            if a.subject.kind == .object {
+                return .object(DockAccessory.TrackedObject(identifier: a.uuid, rect: rect, saliencyRank: a.saliencyRank))
+            }
+            return .person(DockAccessory.TrackedPerson(identifier: a.uuid, rect: rect, saliencyRank: a.saliencyRank,
+                                                       speakingConfidence: nil, lookingAtCameraConfidence: a.lookingAtCameraConfidence))
+        }
+        let value = DockAccessory.TrackingState(time: time, trackedSubjects: subjects)
+        let subscribers = state.withLock { state in
+            state.latest = value
+            return Array(state.subscribers.values)
+        }
+        for s in subscribers { s.yield(value) }
+    }
+
+    var latest: DockAccessory.TrackingState? { state.withLock { $0.latest } }
+    var locked: [UUID] {
+        get { state.withLock { $0.locked } }
+    }
+    func lock(_ ids: [UUID]) { state.withLock { $0.locked = ids } }
+
+    func finish() {
+        let subscribers = state.withLock { state in
+            defer { state.subscribers.removeAll() }
+            return Array(state.subscribers.values)
+        }
+        for s in subscribers { s.finish() }
+    }
+}
+
+extension DockAccessory {
+    /// Tracking states as the system tracker sees each processed frame.
+    public var trackingStates: TrackingStates {
+        get throws { tracking.stream() }
+    }
+
+    /// Locks framing onto the subject under `point` (unit coordinates, lower-left origin, as the
+    /// subjects' rects); the smallest subject containing it wins (a face over its body).
+    public func selectSubject(at point: CGPoint) async throws {
+        guard point.x.isFinite, point.y.isFinite, (0...1).contains(point.x), (0...1).contains(point.y) else {
+            throw DockKitError.invalidParameter
+        }
+        let subjects = tracking.latest?.trackedSubjects ?? []
+        guard let hit = subjects.filter({ $0.rect.contains(point) }).min(by: { $0.rect.width * $0.rect.height < $1.rect.width * $1.rect.height })
+        else { throw DockKitError.noSubjectFound }
+        tracking.lock([hit.identifier])
+    }
+
+    /// Locks framing onto these subjects (the first one tracked is framed); `[]` returns to
+    /// automatic selection. Refused when none of them is being tracked.
+    public func selectSubjects(_ ids: [UUID]) async throws {
+        if ids.isEmpty {
+            tracking.lock([])
+            return
+        }
+        let tracked = Set((tracking.latest?.trackedSubjects ?? []).map(\.identifier))
+        guard ids.contains(where: tracked.contains) else { throw DockKitError.noSubjectFound }
+        tracking.lock(ids)
+    }
+
+    /// The client's locked subjects, for the system tracker's selector.
+    package var lockedSubjects: [UUID] { tracking.locked }
+
+    /// Publishes what the system tracker sees in a frame.
+    package func publishTracking(_ assessments: [SubjectAssessment], time: Date) {
+        tracking.publish(assessments, time: time)
+    }
+}
