@@ -14,6 +14,7 @@ Commands
   bench         run the pipeline on the demo scene; print fps and per-stage latency
   bench-decode  MJPEG decode time per frame at full, 1/2 and 1/4 scale
   bench-motion  the control laws side by side: step settle/overshoot, walking error, still starts
+  accuracy      detection precision, recall and IoU per detector and size on labelled images
   help          this text (dockctl COMMAND --help for a command's options)
 """
 
@@ -82,6 +83,16 @@ case "bench-motion":
     do { bench = try MotionBenchCommand(arguments: arguments) } catch { fail(error.message, status: 64) }
     do {
         print(try bench.run { FileHandle.standardError.write(Data("dockctl: \($0)\n".utf8)) })
+    } catch {
+        fail(error.message, status: 1)
+    }
+case "accuracy":
+    if arguments.contains("--help") { print(AccuracyCommand.help); exit(0) }
+    let accuracy: AccuracyCommand
+    do { accuracy = try AccuracyCommand(arguments: arguments) } catch { fail(error.message, status: 64) }
+    do {
+        let rows = try accuracy.evaluate { FileHandle.standardError.write(Data("dockctl: \($0)\n".utf8)) }
+        print(accuracy.json ? AccuracyCommand.json(rows) : AccuracyCommand.report(rows))
     } catch {
         fail(error.message, status: 1)
     }

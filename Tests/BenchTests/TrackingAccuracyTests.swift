@@ -58,3 +58,21 @@ import TestSupport
         #expect((try? MOTChallengeFile.parse("1,1,2,3,4,5,1,-1,-1,-1\n\n"))?[1]?.count == 1)
     }
 }
+
+@Suite struct DetectionAccuracyTests {
+    @Test func countsMatchesMissesAndFalseAlarmsPerSize() {
+        var accuracy = DetectionAccuracy()
+        let small = PixelRect(x: 0, y: 0, width: 20, height: 20), large = PixelRect(x: 100, y: 100, width: 200, height: 200)
+        accuracy.add(labels: [small, large], detections: [
+            (PixelRect(x: 110, y: 100, width: 200, height: 200), 0.9),   // IoU 0.905 with large
+            (PixelRect(x: 100, y: 100, width: 200, height: 200), 0.8),   // a duplicate: false positive
+            (PixelRect(x: 0, y: 0, width: 20, height: 20), 0.3),         // below the score threshold
+        ])
+        let t = accuracy.total
+        #expect(t.truePositives == 1 && t.falsePositives == 1 && t.falseNegatives == 1)
+        #expect(accuracy.buckets[0].falseNegatives == 1 && accuracy.buckets[3].truePositives == 1)
+        #expect(abs(t.meanIoU - 190.0 * 200 / (2 * 40000 - 190 * 200)) < 1e-9)
+        #expect(t.precision == 0.5 && t.recall == 0.5)
+        #expect(DetectionAccuracy.bucketName(0) == "<32 px" && DetectionAccuracy.bucketName(3) == "≥128 px")
+    }
+}
