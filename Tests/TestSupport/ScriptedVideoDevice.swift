@@ -86,8 +86,11 @@ public final class ScriptedVideoDevice: VideoDeviceSystem, @unchecked Sendable {
     public private(set) var ioctlCount = 0
     /// Monotonic time of sequence 0, in seconds; frames follow at `framePeriod`.
     public var timeOrigin = 1000.0
-    /// Stamp each frame with the real CLOCK_MONOTONIC time it was delivered, like a driver.
+    /// Stamp each frame with the real CLOCK_MONOTONIC time it was delivered, and deliver no
+    /// faster than `framePeriod` (a poll waits for the next frame, up to its timeout), like a
+    /// real camera: a reader cannot run through the script faster than the frame rate.
     public var stampsWithRealTime = false
+    private var lastDelivery: Double?
 
     public init(path: String = "/dev/video0", stableName: String = "/dev/v4l/by-id/usb-Scripted_Camera-video-index0",
                 formats: [Format], controls: [Control] = []) {
@@ -173,7 +176,18 @@ public final class ScriptedVideoDevice: VideoDeviceSystem, @unchecked Sendable {
     }
 
     public func poll(_ fd: Int32, timeoutMilliseconds: Int32) -> PollOutcome {
-        lock.withLock {
+        if stampsWithRealTime && timeoutMilliseconds != 0 {
+            let wait = lock.withLock { () -> Double in
+                guard filled.isEmpty, let last = lastDelivery else { return 0 }
+                return last + framePeriod - SystemMonotonicClock().now.seconds
+            }
+            if wait > 0 {
+                let limit = timeoutMilliseconds < 0 ? wait : min(wait, Double(timeoutMilliseconds) / 1000)
+                Thread.sleep(forTimeInterval: limit)
+                if limit < wait { return .timedOut }
+            }
+        }
+        return lock.withLock {
             guard present else { return .hangUp }
             guard streaming else { return .timedOut }
             // A poll that does not wait lets no time pass: it only reports buffers already filled.
@@ -221,6 +235,7 @@ public final class ScriptedVideoDevice: VideoDeviceSystem, @unchecked Sendable {
         let count = min(bytes.count, bufferSize)
         bytes.withUnsafeBytes { buffers[index].copyMemory(from: $0.baseAddress!, byteCount: count) }
         let time = stampsWithRealTime ? SystemMonotonicClock().now.seconds : timeOrigin + Double(sequence) * framePeriod
+        lastDelivery = time
         filled.append((index, count, flags, sequence, time))
         sequence &+= 1
     }
