@@ -57,3 +57,69 @@ enum MessiLabel {
         for w in walkers { #expect(people.contains { w.rect.contains(x: $0.rect.x + $0.rect.width / 2, y: $0.rect.y + $0.rect.height / 2) && $0.rect.intersectionOverUnion(w.rect) > 0.2 }, "\(w.rect)") }
     }
 }
+
+@Suite struct DetectionStageTests {
+    let registry = ModelRegistry(searchDirectories: Fixtures.modelDirectories)
+
+    /// A network that loads but throws inside OpenCV on every forward pass (YOLOX's graph asked
+    /// for RFB's output names): the stage reports and counts it; the faces still come back.
+    @Test func detectorThrowingInsideOpenCVLosesOnlyItsPart() throws {
+        let broken = try RFBFaceDetector(modelPath: registry.resolve("yolox-nano"))
+        let stage = DetectionStage(faces: try YuNetFaceDetector(modelPath: registry.resolve("yunet")), bodies: broken)
+        var photo = try Fixtures.photo("astronaut.png")
+        for i in 0..<3 {
+            photo.stamp = FrameStamp(sequence: UInt64(i), time: MonotonicInstant(seconds: Double(i)))
+            let result = stage.detect(photo)
+            #expect(result.plan.bodies)
+            #expect(result.errors.count == 1 && result.errors[0].detector == "rfb320")
+            #expect(result.detections.filter { $0.kind == .humanFace }.count == 1)
+        }
+        #expect(stage.failures["rfb320"] == 3)
+    }
+
+    @Test func scheduleRunsBodiesAFewTimesASecondAndLooksAgainAtSmallFaces() {
+        var schedule = DetectionSchedule()
+        var bodyFrames = 0
+        for i in 0..<30 {
+            let plan = schedule.plan(at: MonotonicInstant(seconds: Double(i) / 30), facesSeenLately: true, tracking: [],
+                                     hasBodyDetector: true, hasObjectDetector: false)
+            if plan.bodies { bodyFrames += 1 }
+            #expect(!plan.objects && plan.secondLooks.isEmpty)
+        }
+        #expect(bodyFrames == 5)
+        // Without faces, bodies twice as often.
+        bodyFrames = 0
+        for i in 30..<60 {
+            if schedule.plan(at: MonotonicInstant(seconds: Double(i) / 30), facesSeenLately: false, tracking: [],
+                             hasBodyDetector: true, hasObjectDetector: false).bodies { bodyFrames += 1 }
+        }
+        #expect(bodyFrames == 10)
+        let small = DetectionSchedule.Focus(rect: NormalizedRect(x: 0.5, y: 0.5, width: 0.02, height: 0.03), kind: .humanFace, hasFace: false)
+        let big = DetectionSchedule.Focus(rect: NormalizedRect(x: 0.1, y: 0.5, width: 0.2, height: 0.3), kind: .humanFace, hasFace: false)
+        let faceless = DetectionSchedule.Focus(rect: NormalizedRect(x: 0.7, y: 0.1, width: 0.1, height: 0.5), kind: .humanBody, hasFace: false)
+        let linked = DetectionSchedule.Focus(rect: NormalizedRect(x: 0.1, y: 0.1, width: 0.1, height: 0.5), kind: .humanBody, hasFace: true)
+        let looks = schedule.plan(at: MonotonicInstant(seconds: 3), facesSeenLately: true, tracking: [small, big, faceless, linked],
+                                  hasBodyDetector: false, hasObjectDetector: false).secondLooks
+        #expect(looks.count == 2)
+        #expect(looks.contains { abs($0.midX - 0.51) < 1e-9 && $0.width > 0.02 }, "around the small face")
+        #expect(looks.contains { $0.y > 0.3 && abs($0.midX - 0.75) < 1e-9 }, "where the faceless body's head is")
+    }
+
+    /// A face too small for the reduced image is found by a second look around it.
+    @Test func secondLookFindsASmallFace() throws {
+        let photo = try Fixtures.photo("astronaut.png")
+        // The astronaut shrunk to a 26 px face in the middle of a 1280×720 grey frame.
+        let small = try photo.resized(to: PixelSize(width: 104, height: 104))
+        var frame = Frame(stamp: FrameStamp(sequence: 0, time: .zero), width: 1280, height: 720, format: .bgr, fill: 128)
+        try frame.blend(small, alpha: nil, into: PixelRect(x: 600, y: 300, width: 104, height: 104))
+        let yunet = try YuNetFaceDetector(modelPath: registry.resolve("yunet"))
+        #expect(try yunet.detect(frame).isEmpty, "too small at 320 wide")
+        let stage = DetectionStage(faces: yunet)
+        let face = ImageCoordinates(size: frame.size).normalized(PixelRect(x: 634, y: 310, width: 26, height: 32))
+        let result = stage.detect(frame, tracking: [DetectionSchedule.Focus(rect: face, kind: .humanFace, hasFace: false)])
+        #expect(result.plan.secondLooks.count == 1)
+        let found = try #require(result.detections.first)
+        #expect(found.rect.intersectionOverUnion(PixelRect(x: 634, y: 310, width: 26, height: 32)) > 0.4, "\(found.rect)")
+        #expect(found.imageSize == frame.size)
+    }
+}
