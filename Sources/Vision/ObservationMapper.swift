@@ -9,7 +9,8 @@ public struct ObservationMapper: Sendable {
             let coordinates = ImageCoordinates(size: detection.imageSize)
             return Observation(identifier: index, kind: detection.kind, rect: coordinates.normalized(detection.rect),
                                faceYaw: detection.kind == .humanFace ? FaceYaw.estimate(landmarks: detection.landmarks) : nil,
-                               confidence: detection.score, stamp: detection.stamp)
+                               confidence: detection.score, stamp: detection.stamp,
+                               label: detection.kind == .object ? detection.label : nil)
         }
     }
 }

@@ -88,3 +88,27 @@ import TestSupport
         #expect(Set(tracker.confirmedTracks.map(\.uuid)).count == 2)
     }
 }
+
+@Suite struct ObjectTrackingTests {
+    func stamp(_ i: Int) -> FrameStamp { FrameStamp(sequence: UInt64(i), time: MonotonicInstant(seconds: Double(i) / 30)) }
+    func object(_ label: String, x: Double, frame: Int) -> Observation {
+        Observation(identifier: 0, kind: .object, rect: NormalizedRect(x: x, y: 0.1, width: 0.15, height: 0.1), stamp: stamp(frame), label: label)
+    }
+
+    /// A dog that shows up exactly where a cat is (the cat missed in that frame) is not taken for
+    /// the cat: a track never changes class.
+    @Test func objectsOfDifferentClassesNeverShareATrack() {
+        var tracker = SubjectTracker()
+        var labels: [Int: Set<String>] = [:]
+        for i in 0..<40 {
+            var seen = [object("dog", x: 0.7, frame: i)]
+            if i < 20 || i > 22 { seen.append(object("cat", x: 0.3, frame: i)) }
+            if (20...22).contains(i) { seen.append(object("dog", x: 0.31, frame: i)) }
+            tracker.update(with: seen, stamp: stamp(i))
+            for track in tracker.subjects { labels[track.id, default: []].insert(track.label ?? "?") }
+        }
+        #expect(labels.values.allSatisfy { $0.count == 1 }, "\(labels)")
+        let cats = tracker.confirmedTracks.filter { $0.label == "cat" }
+        #expect(cats.count == 1 && cats[0].hits > 30, "the cat kept its track through the gap")
+    }
+}

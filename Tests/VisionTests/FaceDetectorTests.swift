@@ -94,5 +94,10 @@ import TestSupport
         let observation = try #require(ObservationMapper().observations(from: [detection]).first)
         #expect(observation.rect == NormalizedRect(x: 0.1, y: 0.9, width: 0.1, height: 0.1))
         #expect(observation.stamp.sequence == 3 && observation.kind == .humanFace && observation.faceYaw != nil)
+        #expect(observation.label == nil)
+        var cat = detection
+        cat.kind = .object
+        cat.label = "cat"
+        #expect(ObservationMapper().observations(from: [cat]).first?.label == "cat")
     }
 }
