@@ -7,20 +7,20 @@ import Vision
 /// face or body size, with the time each takes per 1280×720 frame and what the detection
 /// schedule costs at 30 fps.
 public struct AccuracyCommand {
-    public var detectors: [String] = ["yunet", "yunet@640", "rfb", "haar", "ssdlite", "yolox", "hog"]
+    public var detectors: [String] = ["yunet", "yunet@640", "rfb", "haar", "lbp", "ssdlite", "yolox", "hog"]
     public var json = false
     public var modelsDirectory: String?
     public var mediaDirectory: String?
     public var minimumScore = 0.5
 
-    static let known = ["yunet", "yunet@640", "rfb", "haar", "ssdlite", "yolox", "hog"]
+    static let known = ["yunet", "yunet@640", "rfb", "haar", "lbp", "ssdlite", "yolox", "hog"]
 
     public static let help = """
     dockctl accuracy — detection accuracy on the project's labelled images.
 
     Usage: dockctl accuracy [--detectors LIST] [--min-score S] [--models DIR] [--media DIR] [--json]
 
-    Faces: yunet (at the default 320-pixel input), yunet@640, rfb, haar (on generated 1280x720 scenes with exact boxes, and hand-labelled
+    Faces: yunet (at the default 320-pixel input), yunet@640, rfb, haar, lbp (on generated 1280x720 scenes with exact boxes, and hand-labelled
     photos). Bodies: ssdlite, yolox, hog (on the photos). A detection counts when its score is at
     least --min-score (default 0.5) and it overlaps a label with IoU ≥ 0.5. Also prints each
     detector's median time per generated frame and the schedule's cost at 30 fps.
@@ -70,13 +70,14 @@ public struct AccuracyCommand {
         var rows: [Row] = []
         for name in detectors {
             let detector: any Detector
-            let isFace = ["yunet", "yunet@640", "rfb", "haar"].contains(name)
+            let isFace = ["yunet", "yunet@640", "rfb", "haar", "lbp"].contains(name)
             do {
                 switch name {
                 case "yunet": detector = try YuNetFaceDetector(modelPath: try registry.resolve("yunet"))
                 case "yunet@640": detector = try YuNetFaceDetector(modelPath: try registry.resolve("yunet"), inputWidth: 640)
                 case "rfb": detector = try RFBFaceDetector(modelPath: try registry.resolve("rfb320"))
                 case "haar": detector = try CascadeFaceDetector()
+                case "lbp": detector = try CascadeFaceDetector(cascadePath: CascadeFaceDetector.lbpCascadePath, name: "lbp")
                 case "ssdlite": detector = try SSDPersonDetector(weightsPath: try registry.resolve("ssdlite-person"),
                                                                  graphPath: try registry.resolve("ssdlite-person-graph"))
                 case "yolox": detector = try YOLOXDetector(modelPath: try registry.resolve("yolox-nano"))

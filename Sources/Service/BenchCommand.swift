@@ -12,7 +12,7 @@ public struct BenchCommand {
     public static let help = """
     dockctl bench — run the full pipeline on the demo scene and print fps and per-stage latency.
 
-    Usage: dockctl bench [--runs N] [--frames N] [--detector yunet|rfb|haar] [--detect-width PX]
+    Usage: dockctl bench [--runs N] [--frames N] [--detector yunet|rfb|haar|lbp] [--detect-width PX]
                          [--bodies ssdlite|yolox|hog|none] [--track-objects LIST] [--threads N] [--json]
 
     Each run processes the generated demo scene (real photos, a walking subject) through the

@@ -53,7 +53,7 @@ public struct DockdOptions: Sendable {
       --latency MS            simulated gimbal command latency (default 40)
 
     Pipeline
-      --detector yunet|rfb|haar
+      --detector yunet|rfb|haar|lbp
                               face detector (default yunet; falls back to haar without the model)
       --bodies ssdlite|yolox|hog|none
                               body detector, a few times a second (default ssdlite; falls back
@@ -140,7 +140,7 @@ public struct DockdOptions: Sendable {
             case "--latency": c.gimbalModel.latency = try number(argument, in: 0...1000) / 1000
             case "--detector":
                 let text = try value(argument)
-                guard let d = FaceDetectorChoice(rawValue: text) else { throw UsageError("--detector must be yunet, rfb or haar, got '\(text)'") }
+                guard let d = FaceDetectorChoice(rawValue: text) else { throw UsageError("--detector must be yunet, rfb, haar or lbp, got '\(text)'") }
                 c.detector = d
             case "--bodies":
                 let text = try value(argument)

@@ -6,7 +6,9 @@ public enum FaceDetectorChoice: String, Sendable, CaseIterable {
     case yunet
     /// Ultra-Light RFB-320: faster, no landmarks.
     case rfb
+    /// Debian's Haar cascade (the fallback) and its LBP cascade (faster, less accurate).
     case haar
+    case lbp
 }
 
 /// Which body (person) detector to build; `none` runs faces only.
@@ -35,6 +37,9 @@ public enum DetectorFactory {
                 return BuiltDetector(detector: try YuNetFaceDetector(modelPath: try registry.resolve("yunet"), inputWidth: inputWidth), fallbackReason: nil)
             case .rfb:
                 return BuiltDetector(detector: try RFBFaceDetector(modelPath: try registry.resolve("rfb320")), fallbackReason: nil)
+            case .lbp:
+                let lbp = try CascadeFaceDetector(cascadePath: CascadeFaceDetector.lbpCascadePath, inputWidth: max(inputWidth, 480), name: "lbp")
+                return BuiltDetector(detector: lbp, fallbackReason: nil)
             case .haar:
                 break
             }

@@ -35,7 +35,7 @@ public final class YuNetFaceDetector: Detector {
     }
 }
 
-/// A Haar or LBP cascade (Debian's opencv-data); the fallback when no model file is usable.
+/// A Haar or LBP cascade (Debian's opencv-data); Haar is the fallback when no model file is usable.
 public final class CascadeFaceDetector: Detector {
     public let name: String
     public let inputWidth: Int
@@ -43,14 +43,15 @@ public final class CascadeFaceDetector: Detector {
     private var faces = [cvs_face](repeating: cvs_face(), count: 64)
 
     public static let defaultCascadePath = "/usr/share/opencv4/haarcascades/haarcascade_frontalface_alt2.xml"
+    public static let lbpCascadePath = "/usr/share/opencv4/lbpcascades/lbpcascade_frontalface_improved.xml"
 
-    public init(cascadePath: String = CascadeFaceDetector.defaultCascadePath, inputWidth: Int = 480) throws(DetectorError) {
+    public init(cascadePath: String = CascadeFaceDetector.defaultCascadePath, inputWidth: Int = 480, name: String = "haar") throws(DetectorError) {
         guard let handle = cvs_cascade_create(cascadePath) else {
-            throw DetectorError(detector: "haar", message: "cannot load cascade \(cascadePath) (install Debian's opencv-data)")
+            throw DetectorError(detector: name, message: "cannot load cascade \(cascadePath) (install Debian's opencv-data)")
         }
         self.handle = handle
         self.inputWidth = inputWidth
-        self.name = "haar"
+        self.name = name
     }
 
     deinit { cvs_cascade_free(handle) }

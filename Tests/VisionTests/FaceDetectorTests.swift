@@ -38,6 +38,25 @@ import TestSupport
         #expect(reason.contains("sha256") && reason.contains("Haar"))
     }
 
+    @Test func personModelWithWrongDigestFallsBackToHOG() throws {
+        let dir = Fixtures.temporaryDirectory("badperson")
+        try Data(repeating: 1, count: 2048).write(to: URL(fileURLWithPath: dir + "/frozen_inference_graph.pb"))
+        let registry = ModelRegistry(searchDirectories: [dir] + Fixtures.modelDirectories)
+        let built = try #require(try DetectorFactory.makeBodyDetector(.ssdlite, registry: registry))
+        #expect(built.detector.name == "hog")
+        #expect(built.fallbackReason?.contains("sha256") == true && built.fallbackReason?.contains("HOG") == true)
+        #expect(try DetectorFactory.makeBodyDetector(.none, registry: registry) == nil)
+    }
+
+    @Test func lbpCascadeFindsTheAstronaut() throws {
+        let built = try DetectorFactory.makeFaceDetector(.lbp, registry: ModelRegistry(searchDirectories: []))
+        #expect(built.detector.name == "lbp" && built.fallbackReason == nil)
+        let faces = try built.detector.detect(try Fixtures.photo("astronaut.png"))
+        // LBP boxes only the inner face (eyes to mouth), tighter than the label.
+        #expect(faces.contains { AstronautLabel.face.contains(x: $0.rect.x + $0.rect.width / 2, y: $0.rect.y + $0.rect.height / 2)
+            && $0.rect.intersectionOverUnion(AstronautLabel.face) > 0.3 }, "\(faces.map(\.rect))")
+    }
+
     @Test func missingModelFallsBackAndSaysWhereItLooked() throws {
         let registry = ModelRegistry(searchDirectories: ["/nonexistent/models"])
         let built = try DetectorFactory.makeFaceDetector(.yunet, registry: registry)
