@@ -156,6 +156,7 @@ public final class ClosedLoopSession: PipelineSession {
                         focalLength: camera.intrinsics.fx)
         }
         let wallStart = wallClock.now
+        let cpuStart = SessionSummary.processCPUSeconds()
         let framePeriod = 1 / source.nominalFrameRate
         var mediaStart: MonotonicInstant?
         var lastTime = MonotonicInstant.zero
@@ -284,6 +285,7 @@ public final class ClosedLoopSession: PipelineSession {
         accessory.stopMotors(at: lastTime)
         // Motors cannot move before the run starts: a signal during start-up counts from then.
         summary.motorStopDelay = stop.setAt.map { wallClock.now.seconds(since: max($0, wallStart)) }
+        summary.cpuSeconds = SessionSummary.processCPUSeconds() - cpuStart
         summary.finalCommand = accessory.motors.lastCommand
         summary.stoppedBySignal = stop.isSet
         summary.deadmanStops = accessory.motors.deadmanStops

@@ -117,6 +117,7 @@ public final class LiveSession: PipelineSession {
         var summary = SessionSummary()
         summary.detectorName = detectorName
         let start = clock.now
+        let cpuStart = SessionSummary.processCPUSeconds()
         var feeder: TrackFeeder
         do { feeder = try TrackFeeder(rate: configuration.trackRate) } catch { throw SessionError("--rate: \(error)") }
 
@@ -198,6 +199,7 @@ public final class LiveSession: PipelineSession {
         }
         summary.droppedFrames = capture.mailbox.replaced
         summary.wallSeconds = clock.now.seconds(since: start)
+        summary.cpuSeconds = SessionSummary.processCPUSeconds() - cpuStart
         summary.mediaSeconds = summary.wallSeconds
         summary.finalCommand = accessory.motors.lastCommand
         summary.stoppedBySignal = stop.signalReceived != nil

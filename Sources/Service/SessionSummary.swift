@@ -23,12 +23,26 @@ public struct SessionSummary: Sendable {
     /// One row per frame; see `TraceRow`.
     public var trace: [TraceRow] = []
 
+    /// CPU time the whole process used during the run (user + system, every thread).
+    public var cpuSeconds: Double?
+
     public var framesPerSecond: Double { wallSeconds > 0 ? Double(frames) / wallSeconds : 0 }
+
+    /// The process's CPU time so far, in seconds.
+    public static func processCPUSeconds() -> Double {
+        var usage = rusage()
+        getrusage(RUSAGE_SELF.rawValue, &usage)
+        func seconds(_ t: timeval) -> Double { Double(t.tv_sec) + Double(t.tv_usec) / 1e6 }
+        return seconds(usage.ru_utime) + seconds(usage.ru_stime)
+    }
 
     public func report() -> String {
         var lines: [String] = []
         lines.append(String(format: "frames %d in %.1f s (%.1f fps), media time %.1f s, detector %@",
                             frames, wallSeconds, framesPerSecond, mediaSeconds, detectorName as NSString))
+        if let cpuSeconds, wallSeconds > 0 {
+            lines.append(String(format: "CPU: %.0f %% of one core (%.2f s over %.1f s)", 100 * cpuSeconds / wallSeconds, cpuSeconds, wallSeconds))
+        }
         if let metrics {
             let inView = metrics.inViewShare.map { String(format: "%.1f %%", $0 * 100) } ?? "never acquired"
             let acquire = metrics.timeToAcquire.map { String(format: "%.2f s", $0) } ?? "-"

@@ -23,6 +23,7 @@ import TestSupport
         let metrics = try #require(summary.metrics)
         #expect(summary.frames == 361)
         #expect(summary.detectorName == "yunet+ssdlite")
+        #expect((summary.cpuSeconds ?? 0) > 0 && summary.report().contains("CPU: "))
         #expect(try #require(metrics.timeToAcquire) < 0.5)
         #expect(try #require(metrics.inViewShare) >= 0.95)
         // While walking the error is bounded; once the subject stops it settles inside the
