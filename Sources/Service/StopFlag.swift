@@ -8,6 +8,8 @@ public final class StopFlag: Sendable {
     private let flag = Atomic<Bool>(false)
     private let signalName = Protected<String?>(nil)
     private let setTime = Protected<MonotonicInstant?>(nil)
+    /// While set, a signal ends the process at once with this line on stderr (see `exitOnSignalDuringStartup`).
+    private let startupExit = Protected<String?>(nil)
 
     public init() {}
 
@@ -23,12 +25,28 @@ public final class StopFlag: Sendable {
         flag.store(true, ordering: .releasing)
     }
 
+    /// Until `running()` is called, a signal ends the process at once (status 0) after writing
+    /// `prefix` and the signal's name to stderr: loading models can take seconds, nothing has
+    /// moved yet, and a person pressing Ctrl-C should not have to wait for it.
+    public func exitOnSignalDuringStartup(prefix: String) { startupExit.withLock { $0 = prefix } }
+
+    /// The run is starting: from now on a signal stops it in order (motors first).
+    public func running() { startupExit.withLock { $0 = nil } }
+
     /// Routes SIGINT and SIGTERM to this flag; the sources must stay alive for the run.
     public func installSignalHandlers() -> [DispatchSourceSignal] {
         [(SIGINT, "SIGINT"), (SIGTERM, "SIGTERM")].map { number, name in
             signal(number, SIG_IGN)
             let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
-            source.setEventHandler { [self] in set(because: name) }
+            source.setEventHandler { [self] in
+                // Checked and acted on under the lock, so `running()` cannot slip in between.
+                startupExit.withLock { prefix in
+                    guard let prefix else { return }
+                    FileHandle.standardError.write(Data("\(prefix)stopped by \(name) while starting; nothing had moved\n".utf8))
+                    _exit(0)   // no destructors: the main thread may be inside OpenCV loading a model
+                }
+                set(because: name)
+            }
             source.resume()
             return source
         }

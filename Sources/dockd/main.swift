@@ -20,6 +20,7 @@ if options.showHelp {
 }
 
 let stop = StopFlag()
+stop.exitOnSignalDuringStartup(prefix: "dockd: ")
 let signalSources = stop.installSignalHandlers()
 let log = { (line: String) in FileHandle.standardError.write(Data("dockd: \(line)\n".utf8)) }
 
@@ -36,6 +37,7 @@ if let fallback = session.detectorFallback { log(fallback) }
 
 let statusLine = StatusLine()
 let summary: SessionSummary
+stop.running()
 do {
     summary = try session.run(stop: stop, status: options.quiet ? nil : statusLine.show)
 } catch {

@@ -90,8 +90,8 @@ import TestSupport
 
     @Test func sigtermStopsTheMotorsAndExitsPromptly() throws {
         var signalled = Date()
-        let result = try ProcessRunner.run("dockd", ["--demo", "--quiet"]) { process in
-            Thread.sleep(forTimeInterval: 2.5)   // running in real time, the gimbal moving
+        let result = try ProcessRunner.run("dockd", ["--demo", "--quiet"], readyText: "track rate") { process in
+            Thread.sleep(forTimeInterval: 1.5)   // running in real time, the gimbal moving
             signalled = Date()
             kill(process.processIdentifier, SIGTERM)
         }

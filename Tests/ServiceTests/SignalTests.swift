@@ -11,7 +11,7 @@ import TestSupport
         for round in 0..<20 {
             let wait = Double.random(in: 0.8...2.0, using: &generator)
             var signalled = Date()
-            let result = try ProcessRunner.run("dockd", ["--demo", "--quiet"]) { process in
+            let result = try ProcessRunner.run("dockd", ["--demo", "--quiet"], readyText: "track rate") { process in
                 Thread.sleep(forTimeInterval: wait / 2)
                 for harmless in [SIGCHLD, SIGWINCH, SIGURG] { kill(process.processIdentifier, harmless) }
                 Thread.sleep(forTimeInterval: wait / 2)
@@ -29,5 +29,18 @@ import TestSupport
             if let ms { delays.append(ms) }
         }
         print("motor stop after SIGTERM: max \(delays.max() ?? -1) ms over \(delays.count) rounds")
+    }
+
+    /// (Timing-bound: skipped under the sanitizers with the rest of this suite.)
+    @Test func sigtermWhileStartingExitsAtOnce() throws {
+        var signalled = Date()
+        let result = try ProcessRunner.run("dockd", ["--demo", "--quiet"]) { process in
+            Thread.sleep(forTimeInterval: 0.3)   // signal handlers in place, models still loading
+            signalled = Date()
+            kill(process.processIdentifier, SIGTERM)
+        }
+        #expect(Date().timeIntervalSince(signalled) < 1)
+        #expect(result.status == 0)
+        #expect(result.stderr.contains("stopped by SIGTERM while starting; nothing had moved"), "\(result.stderr)")
     }
 }

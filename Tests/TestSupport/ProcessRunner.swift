@@ -20,9 +20,10 @@ public enum ProcessRunner {
         return path
     }
 
-    /// Starts the process; `whileRunning` gets it before the wait (to send signals).
+    /// Starts the process; `whileRunning` gets it before the wait (to send signals), once its
+    /// stderr contains `readyText` when that is given (at most 120 s: slow sanitizer builds).
     public static func run(_ name: String, _ arguments: [String], currentDirectory: String = Fixtures.repositoryRoot,
-                           whileRunning: ((Process) -> Void)? = nil) throws -> ProcessResult {
+                           readyText: String? = nil, whileRunning: ((Process) -> Void)? = nil) throws -> ProcessResult {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: try executable(name))
         process.arguments = arguments
@@ -39,9 +40,17 @@ public enum ProcessRunner {
         for (pipe, sink) in [(out, outData), (err, errData)] {
             group.enter()
             DispatchQueue.global().async {
-                sink.append(pipe.fileHandleForReading.readDataToEndOfFile())
+                while true {
+                    let chunk = pipe.fileHandleForReading.availableData
+                    if chunk.isEmpty { break }
+                    sink.append(chunk)
+                }
                 group.leave()
             }
+        }
+        if let readyText {
+            let deadline = Date().addingTimeInterval(120)
+            while !errData.text.contains(readyText) && process.isRunning && Date() < deadline { Thread.sleep(forTimeInterval: 0.01) }
         }
         whileRunning?(process)
         process.waitUntilExit()
