@@ -20,8 +20,9 @@ public struct AccuracyCommand {
 
     Usage: dockctl accuracy [--detectors LIST] [--min-score S] [--models DIR] [--media DIR] [--json]
 
-    Faces: yunet (at the default 320-pixel input), yunet@640, rfb, haar, lbp (on generated 1280x720 scenes with exact boxes, and hand-labelled
-    photos). Bodies: ssdlite, yolox, hog (on the photos). A detection counts when its score is at
+    Faces: yunet (at the default 320-pixel input), yunet@640, rfb, haar, lbp, on generated 1280x720
+    scenes with exact boxes, hand-labelled photos and hand-labelled frames of a clip. Bodies:
+    ssdlite, yolox, hog, on the photos and clip frames. A detection counts when its score is at
     least --min-score (default 0.5) and it overlaps a label with IoU ≥ 0.5. Also prints each
     detector's median time per generated frame and the schedule's cost at 30 fps.
     """
@@ -66,6 +67,7 @@ public struct AccuracyCommand {
         configuration.mediaDirectory = mediaDirectory
         let media = configuration.resolvedMediaDirectory
         let images = try LabelledSet.generated(mediaDirectory: media) + LabelledSet.photos(mediaDirectory: media)
+            + LabelledSet.clips(mediaDirectory: media)
         let registry = ModelRegistry.standard(userDirectory: modelsDirectory)
         var rows: [Row] = []
         for name in detectors {
@@ -88,7 +90,7 @@ public struct AccuracyCommand {
                 continue
             }
             progress("evaluating \(name)")
-            for set in ["generated", "photos"] {
+            for set in ["generated", "photos", "clips"] {
                 var accuracy = DetectionAccuracy(minimumScore: minimumScore)
                 var times: [Double] = []
                 for image in images where image.set == set {

@@ -41,7 +41,8 @@ public final class ClosedLoopSession: PipelineSession {
     private let detection: DetectionStage
     private let virtualCamera: VirtualCamera?
     private let gimbal: SimulatedGimbal?
-    private let accessory: DockAccessory
+    /// The accessory the loop drives (its `trackingStates` report what the loop tracks).
+    package let accessory: DockAccessory
     private let camera: CameraInformation
     private var feeder: TrackFeeder
     private var tracker = SubjectTracker()

@@ -1,3 +1,4 @@
+import Capture
 import DockCore
 import Foundation
 import Imaging
@@ -72,6 +73,37 @@ public enum LabelledSet {
             } catch {
                 throw SessionError("cannot read \(mediaDirectory)/\(label.file): \(error) (run Scripts/setup)")
             }
+        }
+        return images
+    }
+}
+
+extension LabelledSet {
+    /// Hand labels for frames of Debian opencv-doc's Megamind.avi (720×528, animated people at a
+    /// restaurant table): faces forehead to chin, bodies as far as the frame shows them.
+    static let clipLabels: [(frame: Int, faces: [PixelRect], bodies: [PixelRect])] = [
+        (30, [PixelRect(x: 235, y: 160, width: 128, height: 160), PixelRect(x: 445, y: 172, width: 82, height: 90)],
+         [PixelRect(x: 120, y: 30, width: 280, height: 498), PixelRect(x: 365, y: 150, width: 185, height: 250)]),
+        // The woman on the left is seen from behind: a body, no face.
+        (120, [PixelRect(x: 388, y: 140, width: 172, height: 215)],
+         [PixelRect(x: 335, y: 5, width: 385, height: 523), PixelRect(x: 0, y: 0, width: 245, height: 528)]),
+        (200, [PixelRect(x: 268, y: 70, width: 262, height: 330)], [PixelRect(x: 110, y: 0, width: 610, height: 528)]),
+    ]
+
+    public static func clips(mediaDirectory: String) throws(SessionError) -> [LabelledImage] {
+        let path = mediaDirectory + "/opencv/Megamind.avi"
+        let source: VideoFileSource
+        do { source = try VideoFileSource(path: path) } catch { throw SessionError("\(error.message) (run Scripts/setup)") }
+        var images: [LabelledImage] = []
+        var index = 0
+        for label in clipLabels {
+            var frame: Frame?
+            while index <= label.frame {
+                do { frame = try source.nextFrame() } catch { throw SessionError("\(path): \(error.message)") }
+                guard frame != nil else { throw SessionError("\(path) ends before frame \(label.frame)") }
+                index += 1
+            }
+            images.append(LabelledImage(name: "Megamind.avi #\(label.frame)", set: "clips", frame: frame!, faces: label.faces, bodies: label.bodies))
         }
         return images
     }

@@ -27,6 +27,8 @@ import TestSupport
             let b = try bucket("yunet@640", "generated", index)
             #expect(b.recall >= 0.95 && b.precision >= 0.95, "yunet@640 \(DetectionAccuracy.bucketName(index))")
         }
+        let clip = try #require(rows.first { $0.detector == "yunet" && $0.set == "clips" }).accuracy.total
+        #expect(clip.recall == 1 && clip.precision == 1, "the four labelled faces in Megamind.avi")
         let bodies = try #require(rows.first { $0.detector == "ssdlite" && $0.set == "photos" }).accuracy.total
         #expect(bodies.recall == 1 && bodies.precision >= 0.95 && bodies.meanIoU > 0.8)
         let report = AccuracyCommand.report(rows)

@@ -56,3 +56,33 @@ import TestSupport
         #expect(a.trace == b.trace)
     }
 }
+
+@Suite struct PipelineTrackingStatesTests {
+    /// The system tracker publishes what it tracks: the walking person, one identity, rank 1,
+    /// looking at the camera, where the annotated ground truth says.
+    @Test func closedLoopPublishesTheTrackedPerson() async throws {
+        var c = SessionConfiguration()
+        c.source = .demo
+        c.mediaDirectory = Fixtures.repositoryRoot + "/.cache/media"
+        c.modelsDirectory = Fixtures.repositoryRoot + "/models"
+        c.realTime = false
+        c.maximumFrames = 60
+        let session = try ClosedLoopSession(configuration: c)
+        var states = try session.accessory.trackingStates.makeAsyncIterator()
+        _ = try session.run()
+        var identities = Set<UUID>()
+        for _ in 0..<4 {   // the newest four states stay buffered
+            let state = try #require(await states.next())
+            #expect(state.trackedSubjects.count == 1)
+            guard case .person(let person)? = state.trackedSubjects.first else {
+                Issue.record("expected a person")
+                continue
+            }
+            identities.insert(person.identifier)
+            #expect(person.saliencyRank == 1)
+            #expect((person.lookingAtCameraConfidence ?? 0) > 0.5)
+            #expect(person.rect.midX > 0.3 && person.rect.midX < 0.7, "framed near the centre: \(person.rect)")
+        }
+        #expect(identities.count == 1)
+    }
+}
