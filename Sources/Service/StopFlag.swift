@@ -1,5 +1,4 @@
 import DockCore
-import Dispatch
 import Foundation
 import Synchronization
 
@@ -33,22 +32,33 @@ public final class StopFlag: Sendable {
     /// The run is starting: from now on a signal stops it in order (motors first).
     public func running() { startupExit.withLock { $0 = nil } }
 
-    /// Routes SIGINT and SIGTERM to this flag; the sources must stay alive for the run.
-    public func installSignalHandlers() -> [DispatchSourceSignal] {
-        [(SIGINT, "SIGINT"), (SIGTERM, "SIGTERM")].map { number, name in
-            signal(number, SIG_IGN)
-            let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
-            source.setEventHandler { [self] in
+    /// Routes SIGINT and SIGTERM to this flag. The two signals are blocked in every thread and
+    /// taken by one thread of their own with sigwait, so none is lost between start-up and the
+    /// handler being ready, and none runs code inside a signal handler. Call it first thing in
+    /// main, before other threads exist (they inherit the mask).
+    public func installSignalHandlers() {
+        var signals = sigset_t()
+        sigemptyset(&signals)
+        sigaddset(&signals, SIGINT)
+        sigaddset(&signals, SIGTERM)
+        pthread_sigmask(SIG_BLOCK, &signals, nil)
+        let watched = signals
+        let thread = Thread { [self] in
+            var mask = watched
+            while true {
+                var number: Int32 = 0
+                guard sigwait(&mask, &number) == 0 else { continue }
+                let name = number == SIGINT ? "SIGINT" : "SIGTERM"
                 // Checked and acted on under the lock, so `running()` cannot slip in between.
                 startupExit.withLock { prefix in
                     guard let prefix else { return }
                     FileHandle.standardError.write(Data("\(prefix)stopped by \(name) while starting; nothing had moved\n".utf8))
                     _exit(0)   // no destructors: the main thread may be inside OpenCV loading a model
                 }
-                set(because: name)
+                self.set(because: name)
             }
-            source.resume()
-            return source
         }
+        thread.name = "opendock.signals"
+        thread.start()
     }
 }

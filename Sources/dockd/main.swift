@@ -8,6 +8,11 @@ func fail(_ message: String, status: Int32) -> Never {
     exit(status)
 }
 
+// Signals first, before any other thread exists (see StopFlag.installSignalHandlers).
+let stop = StopFlag()
+stop.exitOnSignalDuringStartup(prefix: "dockd: ")
+stop.installSignalHandlers()
+
 let options: DockdOptions
 do {
     options = try DockdOptions.parse(Array(CommandLine.arguments.dropFirst()))
@@ -19,9 +24,6 @@ if options.showHelp {
     exit(0)
 }
 
-let stop = StopFlag()
-stop.exitOnSignalDuringStartup(prefix: "dockd: ")
-let signalSources = stop.installSignalHandlers()
 let log = { (line: String) in FileHandle.standardError.write(Data("dockd: \(line)\n".utf8)) }
 
 let session: any PipelineSession
@@ -54,5 +56,4 @@ if let path = options.tracePath {
 }
 print(summary.report())
 if let path = options.tracePath { print("trace: \(path)") }
-withExtendedLifetime(signalSources) {}
 exit(0)

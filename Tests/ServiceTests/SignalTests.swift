@@ -35,7 +35,8 @@ import TestSupport
     @Test func sigtermWhileStartingExitsAtOnce() throws {
         var signalled = Date()
         let result = try ProcessRunner.run("dockd", ["--demo", "--quiet"]) { process in
-            Thread.sleep(forTimeInterval: 0.3)   // signal handlers in place, models still loading
+            // As soon as dockd takes signals in order: it is then still loading models.
+            #expect(ProcessRunner.waitUntilBlocking(SIGTERM, pid: process.processIdentifier))
             signalled = Date()
             kill(process.processIdentifier, SIGTERM)
         }

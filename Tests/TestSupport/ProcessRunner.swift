@@ -60,6 +60,24 @@ public enum ProcessRunner {
     }
 }
 
+extension ProcessRunner {
+    /// Waits (up to `seconds`) until the process blocks `signal` (it then takes it in order, as
+    /// dockd does once its signal thread is set up); false if it never does.
+    public static func waitUntilBlocking(_ signal: Int32, pid: Int32, seconds: Double = 30) -> Bool {
+        let deadline = Date().addingTimeInterval(seconds)
+        while Date() < deadline {
+            if let status = try? String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8),
+               let line = status.split(separator: "\n").first(where: { $0.hasPrefix("SigBlk:") }),
+               let mask = UInt64(line.dropFirst("SigBlk:".count).trimmingCharacters(in: .whitespaces), radix: 16),
+               mask & (1 << UInt64(signal - 1)) != 0 {
+                return true
+            }
+            Thread.sleep(forTimeInterval: 0.002)
+        }
+        return false
+    }
+}
+
 private final class Accumulator: @unchecked Sendable {
     private let lock = NSLock()
     private var data = Data()
