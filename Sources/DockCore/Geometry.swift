@@ -21,12 +21,9 @@ public struct NormalizedRect: Hashable, Sendable, CustomStringConvertible {
     public var maxX: Double { x + width }
     public var maxY: Double { y + height }
 
+    /// Intersection over union with another rectangle (0 when they do not overlap).
     public func intersectionOverUnion(_ other: NormalizedRect) -> Double {
-        let w = min(maxX, other.maxX) - max(x, other.x)
-        let h = min(maxY, other.maxY) - max(y, other.y)
-        guard w > 0, h > 0 else { return 0 }
-        let intersection = w * h
-        return intersection / (area + other.area - intersection)
+        overlapRatio((x, y, width, height), (other.x, other.y, other.width, other.height))
     }
 
     public func contains(x px: Double, y py: Double) -> Bool { px >= x && px <= maxX && py >= y && py <= maxY }
@@ -61,11 +58,7 @@ public struct PixelRect: Hashable, Sendable {
 
     /// Intersection over union with another rectangle (0 when they do not overlap).
     public func intersectionOverUnion(_ other: PixelRect) -> Double {
-        let w = min(maxX, other.maxX) - max(x, other.x)
-        let h = min(maxY, other.maxY) - max(y, other.y)
-        guard w > 0, h > 0 else { return 0 }
-        let inter = w * h
-        return inter / (area + other.area - inter)
+        overlapRatio((x, y, width, height), (other.x, other.y, other.width, other.height))
     }
 
     public func scaled(by factor: Double) -> PixelRect {
@@ -123,4 +116,14 @@ public struct ImageCoordinates: Hashable, Sendable {
     public func pixels(x: Double, y: Double) -> PixelPoint {
         PixelPoint(x: x * width, y: (1 - y) * height)
     }
+}
+
+/// Intersection over union of two axis-aligned boxes given as (x, y, width, height); the same
+/// in either origin convention.
+func overlapRatio(_ a: (x: Double, y: Double, w: Double, h: Double), _ b: (x: Double, y: Double, w: Double, h: Double)) -> Double {
+    let w = min(a.x + a.w, b.x + b.w) - max(a.x, b.x)
+    let h = min(a.y + a.h, b.y + b.h) - max(a.y, b.y)
+    guard w > 0, h > 0 else { return 0 }
+    let intersection = w * h
+    return intersection / (max(0, a.w) * max(0, a.h) + max(0, b.w) * max(0, b.h) - intersection)
 }
