@@ -17,8 +17,11 @@ public enum MOTChallengeFile {
             let line = raw.trimmingCharacters(in: .whitespaces)
             if line.isEmpty { continue }
             let fields = line.split(whereSeparator: { $0 == "," || $0 == " " || $0 == "\t" }).map { Double($0) }
+            // Frame and id are whole numbers a frame counter could reach; boxes are finite.
+            let whole = -1e9...1e9
             guard fields.count >= 6, let frame = fields[0], let id = fields[1], let x = fields[2], let y = fields[3],
-                  let w = fields[4], let h = fields[5], frame == frame.rounded(), id == id.rounded(), w >= 0, h >= 0
+                  let w = fields[4], let h = fields[5], whole.contains(frame), whole.contains(id),
+                  frame == frame.rounded(), id == id.rounded(), [x, y, w, h].allSatisfy(\.isFinite), w >= 0, h >= 0
             else { throw FormatError(line: index + 1, text: String(line.prefix(80))) }
             frames[Int(frame), default: []].append(IdentifiedBox(id: Int(id), rect: PixelRect(x: x, y: y, width: w, height: h)))
         }

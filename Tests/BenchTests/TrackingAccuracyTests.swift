@@ -76,3 +76,13 @@ import TestSupport
         #expect(DetectionAccuracy.bucketName(0) == "<32 px" && DetectionAccuracy.bucketName(3) == "≥128 px")
     }
 }
+
+@Suite struct MOTChallengeFuzzRegressionTests {
+    /// Found by fuzz-files: an id of 1E400 (infinity) crashed the conversion to Int.
+    @Test func infiniteOrHugeNumbersAreRefusedNotCrashed() throws {
+        let data = try Data(contentsOf: URL(fileURLWithPath: Fixtures.repositoryRoot + "/Tests/Fuzz/files/crash-infinite-id"))
+        #expect(throws: MOTChallengeFile.FormatError.self) { try MOTChallengeFile.parse(String(decoding: data, as: UTF8.self)) }
+        #expect(throws: MOTChallengeFile.FormatError.self) { try MOTChallengeFile.parse("1,1,nan,0,10,10\n") }
+        #expect(throws: MOTChallengeFile.FormatError.self) { try MOTChallengeFile.parse("1e300,1,0,0,10,10\n") }
+    }
+}
