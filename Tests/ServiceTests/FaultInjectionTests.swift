@@ -44,6 +44,41 @@ import Vision
         backend.close()
     }
 
+    /// 100 answers corrupted or cut short on the wire: each is rejected by the decoder, the
+    /// stream resyncs (a good pose report follows), commands keep arriving, nothing leaks.
+    @Test func serialBytesCorruptedOrDropped100Times() throws {
+        let peer = try SimpleBGCPeer()
+        let path = peer.path
+        let backend = try SimpleBGCBackend(name: path, open: { () throws(LinkError) -> any ByteLink in
+            try FileDescriptorLink.serial(path, baud: 115200)
+        })
+        defer { backend.close() }
+        let clock = SystemMonotonicClock()
+        func poseTime() -> MonotonicInstant { backend.motionState(at: clock.now).time }
+        #expect(waitFor(seconds: 2) { !backend.motionState(at: clock.now).isCommandedOnly })
+        let before = Self.settled()
+        for cycle in 0..<100 {
+            let rejected = backend.decoderRejections
+            if cycle % 2 == 0 { peer.port.corruptNext = 1 } else { peer.port.dropEvery = 5 }
+            #expect(waitFor(seconds: 2) {
+                _ = poseTime()   // asks for a report every 50 ms: the answers are what gets damaged
+                let now = backend.decoderRejections
+                return now.badFrames > rejected.badFrames || now.skippedBytes > rejected.skippedBytes
+            }, "cycle \(cycle): nothing rejected")
+            peer.port.dropEvery = 0
+            let damaged = clock.now
+            #expect(waitFor(seconds: 2) { poseTime() > damaged }, "cycle \(cycle): no good report after the damage")
+            let speed = Double(cycle % 5) * 0.1
+            try backend.setVelocity(Vector3D(x: 0, y: speed, z: 0), at: clock.now)
+            #expect(waitFor(seconds: 1) { abs(peer.velocity.y - speed) < 0.01 }, "cycle \(cycle): command lost")
+        }
+        try backend.setVelocity(Vector3D(), at: clock.now)
+        #expect(backend.deviceErrors == 0)
+        let after = Self.settled()
+        #expect(after.fds == before.fds && after.threads <= before.threads)
+        print("serial damage: \(backend.decoderRejections.badFrames) frames rejected, \(backend.decoderRejections.skippedBytes) bytes skipped over 100 cycles")
+    }
+
     @Test func backendsOpenedAndClosed100TimesLeaveNothing() throws {
         let peer = try SimpleBGCPeer()
         let path = peer.path
