@@ -169,9 +169,10 @@ public struct TrackingAccuracy: Sendable {
                 for r in 0..<no { falsePositive[r][c] = count }
                 falsePositive[c + no][c] = count
             }
+            let row = Dictionary(uniqueKeysWithValues: objectIDs.enumerated().map { ($1, $0) })
+            let column = Dictionary(uniqueKeysWithValues: hypothesisIDs.enumerated().map { ($1, $0) })
             for (pair, frames) in closeFrames {
-                let r = objectIDs.firstIndex(of: pair.object)!
-                let c = hypothesisIDs.firstIndex(of: pair.hypothesis)!
+                let r = row[pair.object]!, c = column[pair.hypothesis]!
                 falsePositive[r][c]! -= Double(frames)
                 falseNegative[r][c]! -= Double(frames)
             }

@@ -44,6 +44,7 @@ extension DockAccessory {
 
     /// Everything the system tracks in one frame.
     public struct TrackingState: Sendable {
+        /// When that frame was captured (a live camera), or processed (a simulation).
         public var time: Date
         public var trackedSubjects: [TrackedSubjectType]
     }

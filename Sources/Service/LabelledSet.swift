@@ -26,7 +26,7 @@ public enum LabelledSet {
 
     public static func generated(mediaDirectory: String, seed: UInt64 = 11) throws(SessionError) -> [LabelledImage] {
         var images: [LabelledImage] = []
-        var random = SplitMix(seed: seed)
+        var random = SeededGenerator(seed: seed)
         let view = PixelSize(width: 1280, height: 720)
         for height in generatedFaceHeights {
             var configuration = SceneConfiguration()
@@ -41,8 +41,8 @@ public enum LabelledSet {
                 do { world = try scene.render(sequence: sequence) } catch { throw SessionError(error.message) }
                 guard let face = scene.groundTruth(sequence: sequence).first?.face else { continue }
                 // A viewport with the face somewhere inside it, not always in the middle.
-                let x = min(max(0, face.midX - Double(view.width) * random.unit(in: 0.15...0.85)), Double(world.width - view.width))
-                let y = min(max(0, face.midY - Double(view.height) * random.unit(in: 0.2...0.8)), Double(world.height - view.height))
+                let x = min(max(0, face.midX - Double(view.width) * Double.random(in: 0.15...0.85, using: &random)), Double(world.width - view.width))
+                let y = min(max(0, face.midY - Double(view.height) * Double.random(in: 0.2...0.8, using: &random)), Double(world.height - view.height))
                 let origin = PixelRect(x: x.rounded(), y: y.rounded(), width: Double(view.width), height: Double(view.height))
                 guard let (crop, at) = world.cropped(to: origin) else { continue }
                 let shifted = PixelRect(x: face.x - at.x, y: face.y - at.y, width: face.width, height: face.height)
@@ -106,21 +106,5 @@ extension LabelledSet {
             images.append(LabelledImage(name: "Megamind.avi #\(label.frame)", set: "clips", frame: frame!, faces: label.faces, bodies: label.bodies))
         }
         return images
-    }
-}
-
-/// A small seeded generator, so the labelled set is the same on every machine.
-struct SplitMix {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-    mutating func unit(in range: ClosedRange<Double>) -> Double {
-        range.lowerBound + (range.upperBound - range.lowerBound) * Double(next() >> 11) / Double(1 << 53)
     }
 }

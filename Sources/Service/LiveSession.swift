@@ -180,7 +180,9 @@ public final class LiveSession: PipelineSession {
                 let subjects = s.tracker.confirmedSubjects
                 return (s.selector.select(from: subjects), subjects)
             }
-            accessory.publishTracking(Saliency.assess(subjects, at: frame.stamp.time), time: Date())
+            // Stamped with the frame's capture time, not the time tracking finished.
+            let captured = Date(timeIntervalSinceNow: -clock.now.seconds(since: frame.stamp.time))
+            accessory.publishTracking(Saliency.assess(subjects, at: frame.stamp.time), time: captured)
             let end = clock.now
             summary.timings.record("detect+track", milliseconds: end.seconds(since: begin) * 1000)
             summary.timings.record("capture→tracked", milliseconds: end.seconds(since: frame.stamp.time) * 1000)

@@ -36,7 +36,10 @@ public final class GeneratedScene: FrameSource {
                                            size: configuration.worldSize)
         do {
             let full = try Frame.read(contentsOf: photos.portrait)
-            portrait = try Self.crop(full, ScenePhotos.portraitCrop)
+            guard let (head, _) = full.cropped(to: ScenePhotos.portraitCrop),
+                  head.size == PixelSize(width: Int(ScenePhotos.portraitCrop.width), height: Int(ScenePhotos.portraitCrop.height))
+            else { throw FrameSourceError("\(photos.portrait) is smaller than the portrait crop \(ScenePhotos.portraitCrop)") }
+            portrait = head
             portraitAlpha = try Self.ellipseMask(size: portrait.size)
             background = try Self.room(size: configuration.worldSize, photos: photos)
         } catch {
@@ -99,19 +102,6 @@ public final class GeneratedScene: FrameSource {
     }
 
     // MARK: - Building the pictures
-
-    static func crop(_ frame: Frame, _ rect: PixelRect) throws -> Frame {
-        let (x0, y0, w, h) = (Int(rect.x), Int(rect.y), Int(rect.width), Int(rect.height))
-        precondition(x0 >= 0 && y0 >= 0 && x0 + w <= frame.width && y0 + h <= frame.height, "crop inside the photo")
-        let c = frame.format.channels
-        var pixels = [UInt8]()
-        pixels.reserveCapacity(w * h * c)
-        for row in y0..<(y0 + h) {
-            let start = (row * frame.width + x0) * c
-            pixels.append(contentsOf: frame.pixels[start..<(start + w * c)])
-        }
-        return Frame(stamp: frame.stamp, width: w, height: h, format: frame.format, pixels: pixels)
-    }
 
     /// An ellipse filling the sprite, with a soft edge, as an 8-bit alpha mask.
     static func ellipseMask(size: PixelSize) throws -> Frame {

@@ -26,6 +26,13 @@ final class DNNNetwork {
         guard count >= 0 else { throw DetectorError(detector: name, message: String(cString: cvs_last_error())) }
         return Array(objects.prefix(Int(count)))
     }
+
+    /// The network's boxes as detections of one kind and label (one-class detectors).
+    func detections(in frame: Frame, scoreThreshold: Double, kind: ObservationKind, label: String) throws(DetectorError) -> [Detection] {
+        try run(frame, scoreThreshold: scoreThreshold).map {
+            Detection(kind: kind, label: label, rect: $0.pixelRect, score: Double($0.score), stamp: frame.stamp, imageSize: frame.size)
+        }
+    }
 }
 
 extension cvs_object {
@@ -44,9 +51,7 @@ public final class RFBFaceDetector: Detector {
     }
 
     public func detect(_ frame: Frame) throws(DetectorError) -> [Detection] {
-        try network.run(frame, scoreThreshold: scoreThreshold).map {
-            Detection(kind: .humanFace, label: "face", rect: $0.pixelRect, score: Double($0.score), stamp: frame.stamp, imageSize: frame.size)
-        }
+        try network.detections(in: frame, scoreThreshold: scoreThreshold, kind: .humanFace, label: "face")
     }
 }
 
@@ -62,9 +67,7 @@ public final class SSDPersonDetector: Detector {
     }
 
     public func detect(_ frame: Frame) throws(DetectorError) -> [Detection] {
-        try network.run(frame, scoreThreshold: scoreThreshold).map {
-            Detection(kind: .humanBody, label: "person", rect: $0.pixelRect, score: Double($0.score), stamp: frame.stamp, imageSize: frame.size)
-        }
+        try network.detections(in: frame, scoreThreshold: scoreThreshold, kind: .humanBody, label: "person")
     }
 }
 

@@ -1,3 +1,4 @@
+import DockCore
 import Foundation
 import Testing
 import TestSupport

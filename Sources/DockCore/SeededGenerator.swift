@@ -1,5 +1,6 @@
-/// A small deterministic generator (SplitMix64) so randomized tests repeat.
-public struct SeededGenerator: RandomNumberGenerator {
+/// A small deterministic generator (SplitMix64): labelled sets, generated scenes and randomized
+/// tests come out the same on every machine.
+public struct SeededGenerator: RandomNumberGenerator, Sendable {
     public var state: UInt64
     public init(seed: UInt64) { state = seed }
     public mutating func next() -> UInt64 {
