@@ -132,3 +132,45 @@ extern "C" int32_t cvs_add_noise(cvs_view image, double sigma, uint64_t seed) {
         return CVS_OK;
     });
 }
+
+extern "C" int32_t cvs_motion_blur(cvs_view image, int32_t length) {
+    return guarded("motion_blur", CVS_ERROR, [&] {
+        require(image, "image");
+        if (length <= 1) return CVS_OK;
+        cv::Mat m = mat(image);
+        cv::blur(m, m, cv::Size(length, 1), cv::Point(-1, -1), cv::BORDER_REPLICATE);
+        return CVS_OK;
+    });
+}
+
+extern "C" int32_t cvs_scale_levels(cvs_view image, double gain, double offset) {
+    return guarded("scale_levels", CVS_ERROR, [&] {
+        require(image, "image");
+        cv::Mat m = mat(image);
+        m.convertTo(m, m.type(), gain, offset);
+        return CVS_OK;
+    });
+}
+
+extern "C" int32_t cvs_flip_horizontal(cvs_view image) {
+    return guarded("flip", CVS_ERROR, [&] {
+        require(image, "image");
+        cv::Mat m = mat(image);
+        cv::flip(m, m, 1);
+        return CVS_OK;
+    });
+}
+
+extern "C" int32_t cvs_jpeg_round_trip(cvs_view image, int32_t quality) {
+    return guarded("jpeg_round_trip", CVS_ERROR, [&] {
+        require(image, "image");
+        if (quality < 1 || quality > 100) throw std::invalid_argument("quality outside 1...100");
+        cv::Mat m = mat(image);
+        std::vector<uint8_t> bytes;
+        cv::imencode(".jpg", m, bytes, {cv::IMWRITE_JPEG_QUALITY, quality});
+        cv::Mat decoded = cv::imdecode(bytes, m.channels() == 1 ? cv::IMREAD_GRAYSCALE : cv::IMREAD_COLOR);
+        if (decoded.size() != m.size() || decoded.type() != m.type()) throw std::runtime_error("decoded JPEG differs in shape");
+        decoded.copyTo(m);
+        return CVS_OK;
+    });
+}

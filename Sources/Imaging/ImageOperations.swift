@@ -76,3 +76,25 @@ extension Frame {
         try check(withMutableView { cvs_blur($0, sigma) }, "blur")
     }
 }
+
+extension Frame {
+    /// Horizontal motion blur in place, as a subject moving `length` pixels during the exposure.
+    public mutating func motionBlur(length: Int) throws(ImagingError) {
+        try check(withMutableView { cvs_motion_blur($0, Int32(clamping: length)) }, "motion blur")
+    }
+
+    /// Scales the pixel levels in place (a lighting change): v' = v · gain + offset, saturated.
+    public mutating func scaleLevels(gain: Double, offset: Double = 0) throws(ImagingError) {
+        try check(withMutableView { cvs_scale_levels($0, gain, offset) }, "scale levels")
+    }
+
+    /// Mirrors the image left to right in place.
+    public mutating func flipHorizontally() throws(ImagingError) {
+        try check(withMutableView { cvs_flip_horizontal($0) }, "flip")
+    }
+
+    /// Compresses to JPEG at `quality` and back, in place: the blocks and ringing of a cheap webcam.
+    public mutating func jpegRoundTrip(quality: Int) throws(ImagingError) {
+        try check(withMutableView { cvs_jpeg_round_trip($0, Int32(clamping: quality)) }, "JPEG round trip")
+    }
+}

@@ -7,13 +7,13 @@ import Vision
 /// Draws what the pipeline saw and decided onto a copy of the view.
 struct Annotator {
     func annotate(_ view: Frame, detections: [Detection], subjects: [TrackedSubject], selectedID: Int?,
-                  truth: PixelRect?, pose: Vector3D, command: Vector3D, text: String) -> Frame {
+                  truth: [PixelRect], pose: Vector3D, command: Vector3D, text: String) -> Frame {
         var out = (try? view.converted(to: .bgr)) ?? view
         let coordinates = ImageCoordinates(size: view.size)
         for detection in detections {
             out.drawRect(detection.rect, color: .cyan, thickness: 1)
         }
-        if let truth { out.drawRect(truth, color: .yellow, thickness: 1) }
+        for rect in truth { out.drawRect(rect, color: .yellow, thickness: 1) }
         for subject in subjects {
             let rect = coordinates.pixels(subject.rect)
             let chosen = subject.id == selectedID

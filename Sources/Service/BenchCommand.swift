@@ -1,5 +1,6 @@
 import Bench
 import Foundation
+import Motion
 
 /// `dockctl bench`: the whole closed loop on the demo scene, as fast as the machine allows,
 /// reporting throughput and per-stage wall time. Figures are medians and p99 over the frames of
@@ -9,15 +10,37 @@ public struct BenchCommand {
     public var runs = 3
     public var json = false
 
+    /// Scene files (or directories of them); none = the demo throughput benchmark.
+    public var scenePaths: [String] = []
+    public var laws: [ControlLawChoice] = [.dock, .pid]
+    public var reportDirectory: String?
+    public var writeVideos = false
+    public var peer = false
+    public var peerRounds = 3
+    public var peerScript = "Scripts/peer/yunet_peer.py"
+    public var showProgress = true
+
     public static let help = """
-    dockctl bench — run the full pipeline on the demo scene and print fps and per-stage latency.
+    dockctl bench — the pipeline in closed loop on recorded or generated scenes, with figures.
 
-    Usage: dockctl bench [--runs N] [--frames N] [--detector yunet|rfb|haar|lbp] [--detect-width PX]
-                         [--bodies ssdlite|yolox|hog|none] [--track-objects LIST] [--threads N] [--json]
+    Usage: dockctl bench [SCENE.json | DIR]… [--laws dock,pid] [--report DIR] [--video] [--peer [--peer-rounds N]]
+                         [--frames N] [--detector yunet|rfb|haar|lbp] [--detect-width PX] [--bodies ssdlite|yolox|hog|none]
+                         [--track-objects LIST] [--threads N] [--json] [--quiet]
+           dockctl bench [--runs N] …            (no scene: throughput on the demo scene)
 
-    Each run processes the generated demo scene (real photos, a walking subject) through the
-    virtual camera, detector, tracker, feeder, control law and simulated gimbal without pacing.
-    The figures are the median over runs of each run's median and p99 (milliseconds).
+    Each scene (docs/scenes.md; `dockctl scenes DIR` writes the generated suite) runs through the
+    virtual camera, detectors, tracker, feeder, control law and simulated gimbal, once per control
+    law (dock = OpenDock's, pid = obs-face-tracker's), and is measured against its ground truth:
+    centring error, share in view, time to acquire, step settle and overshoot, reversals and motor
+    starts per minute, re-acquisition after occlusion, speaker choice and switch latency, false and
+    identity switches, track-rate compliance, per-stage latency, drops, CPU and peak memory.
+    The same scene and seed give the same figures (timings and memory aside).
+
+    --report DIR   writes report.json, summary.md, a trace CSV per run and PNG plots (with --video,
+                   an annotated video per run)
+    --peer         also runs the Python reference (python3-opencv, Scripts/peer/yunet_peer.py) and
+                   OpenDock's detection path alternately on the first scene's recorded view and
+                   compares CPU per frame, frame time and memory, and their detections
     """
 
     public init(arguments: [String]) throws(UsageError) {
@@ -32,20 +55,71 @@ public struct BenchCommand {
                 }
                 runs = n
             case "--json": json = true
+            case "--quiet": showProgress = false
+            case "--video": writeVideos = true
+            case "--peer": peer = true
+            case "--peer-rounds":
+                guard let text = rest.popFirst(), let n = Int(text), (1...20).contains(n) else {
+                    throw UsageError("--peer-rounds expects a whole number from 1 to 20")
+                }
+                peerRounds = n
+            case "--peer-script":
+                guard let path = rest.popFirst() else { throw UsageError("--peer-script needs a path") }
+                peerScript = path
+            case "--report":
+                guard let path = rest.popFirst() else { throw UsageError("--report needs a directory") }
+                reportDirectory = path
+            case "--laws":
+                guard let text = rest.popFirst() else { throw UsageError("--laws needs a list such as dock,pid") }
+                var chosen: [ControlLawChoice] = []
+                for name in text.split(separator: ",") {
+                    guard let law = ControlLawChoice(rawValue: String(name)) else {
+                        throw UsageError("--laws: unknown law '\(name)' (choose from \(ControlLawChoice.allCases.map(\.rawValue).joined(separator: ", ")))")
+                    }
+                    if !chosen.contains(law) { chosen.append(law) }
+                }
+                guard !chosen.isEmpty else { throw UsageError("--laws needs at least one law") }
+                laws = chosen
             case "--frames", "--detector", "--detect-width", "--bodies", "--track-objects", "--threads", "--models", "--media":
                 guard let value = rest.popFirst() else { throw UsageError("\(argument) needs a value") }
                 passThrough += [argument, value]
             default:
-                throw UsageError("unknown bench option '\(argument)' (see dockctl bench --help)")
+                guard !argument.hasPrefix("-") else {
+                    throw UsageError("unknown bench option '\(argument)' (see dockctl bench --help)")
+                }
+                scenePaths.append(argument)
             }
         }
         var parsed = try DockdOptions.parse(passThrough).configuration
         parsed.realTime = false
         configuration = parsed
+        if scenePaths.isEmpty && (reportDirectory != nil || writeVideos || peer) {
+            throw UsageError("--report, --video and --peer need scene files (dockctl scenes DIR writes the generated suite)")
+        }
+    }
+
+    /// The scene files named: files as given, directories as their *.json files in name order.
+    public static func expand(_ paths: [String]) throws(SessionError) -> [String] {
+        var files: [String] = []
+        for path in paths {
+            var isDirectory: ObjCBool = false
+            guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
+                throw SessionError("scene \(path): no such file or directory")
+            }
+            if isDirectory.boolValue {
+                let names = ((try? FileManager.default.contentsOfDirectory(atPath: path)) ?? []).filter { $0.hasSuffix(".json") }.sorted()
+                guard !names.isEmpty else { throw SessionError("scene directory \(path) has no .json scene files") }
+                files += names.map { path + "/" + $0 }
+            } else {
+                files.append(path)
+            }
+        }
+        return files
     }
 
     /// Runs the benchmark; returns the report to print.
     public func run(progress: (String) -> Void) throws(SessionError) -> String {
+        if !scenePaths.isEmpty { return try runScenes(progress: progress) }
         var summaries: [SessionSummary] = []
         for index in 1...runs {
             let session = try ClosedLoopSession(configuration: configuration)

@@ -38,6 +38,8 @@ public final class ClosedLoopSession: PipelineSession {
 
     private let source: any FrameSource
     private let scene: GeneratedScene?
+    /// Where the people really are: the generated scene's exact truth or a scene file's labels.
+    private let truth: (any GroundTruthProvider)?
     private let detection: DetectionStage
     private let virtualCamera: VirtualCamera?
     private let gimbal: SimulatedGimbal?
@@ -84,6 +86,7 @@ public final class ClosedLoopSession: PipelineSession {
             throw SessionError("a live camera runs in LiveSession, not in the closed-loop simulation")
         }
         sourceSummary = source.summary
+        truth = scene ?? configuration.labelledTruth
 
         let built = try configuration.makeDetectionStage()
         detection = built.stage
@@ -140,7 +143,7 @@ public final class ClosedLoopSession: PipelineSession {
     }
 
     public var totalFrames: Int? {
-        let fromSource = scene?.frameCount ?? (source as? VideoFileSource)?.frameCount
+        let fromSource = scene.map { $0.configuration.loops ? nil : $0.frameCount } ?? (source as? VideoFileSource)?.frameCount
         switch (fromSource, configuration.maximumFrames) {
         case let (a?, b?): return min(a, b)
         case let (a, b): return a ?? b
@@ -152,10 +155,11 @@ public final class ClosedLoopSession: PipelineSession {
         var summary = SessionSummary()
         summary.detectorName = detectorName
         summary.outputVideo = configuration.outputVideo
-        var metrics = scene.map { _ in
-            LoopMetrics(viewWidth: Double(camera.referenceDimensions.width), viewHeight: Double(camera.referenceDimensions.height),
-                        focalLength: camera.intrinsics.fx)
-        }
+        var identities = IdentityNumbers()
+        summary.timings = StageTimings(capacity: configuration.timingWindow)
+        var metrics = truth == nil || !configuration.keepFrameRecords ? nil
+            : LoopMetrics(viewWidth: Double(camera.referenceDimensions.width), viewHeight: Double(camera.referenceDimensions.height),
+                          focalLength: camera.intrinsics.fx)
         let wallStart = wallClock.now
         let cpuStart = SessionSummary.processCPUSeconds()
         let framePeriod = 1 / source.nominalFrameRate
@@ -194,20 +198,31 @@ public final class ClosedLoopSession: PipelineSession {
                 let due = wallStart.advanced(bySeconds: now.seconds(since: start))
                 let wait = due.seconds(since: wallClock.now)
                 if wait > 0 { Thread.sleep(forTimeInterval: wait) }
+                // More than a frame behind: a camera's newest-only mailbox would already hold a
+                // newer frame, so this one is dropped, as live capture would.
+                if wait < -framePeriod {
+                    summary.lateFrames += 1
+                    continue
+                }
                 mark = wallClock.now
             }
             lastTime = now
 
             // The view the camera on the gimbal sees now.
             let pose = gimbal?.motionState(at: now).angularPositions ?? Vector3D()
-            let view: Frame
+            var view: Frame
             if let virtualCamera {
                 do { view = try virtualCamera.render(world, pose: pose) } catch { throw SessionError("rendering failed: \(error)") }
+                if let scene {
+                    do { try scene.applyCameraEffects(to: &view) } catch { throw SessionError(error.message) }
+                }
                 lap("render")
             } else {
                 view = world
             }
 
+            // The pipeline's own work per frame (what a live camera costs), without the simulator.
+            let pipelineStart = wallClock.now
             let found = detection.detect(view, tracking: tracker.focus, cancelled: { stop.isSet })
             summary.detectorFailures += found.errors.count
             let detections = found.detections
@@ -239,28 +254,44 @@ public final class ClosedLoopSession: PipelineSession {
                 tick = due
             }
             lap("control")
+            summary.timings.record("pipeline", milliseconds: wallClock.now.seconds(since: pipelineStart) * 1000)
 
             // Ground truth, for the metrics and the overlay.
-            var truthInView: PixelRect?
-            if let scene, var recorded = metrics {
-                let face = scene.groundTruth(sequence: world.stamp.sequence).first?.face
-                truthInView = face.flatMap { virtualCamera?.project(worldRect: $0, pose: pose) }
-                let center = face.flatMap { virtualCamera?.project(worldPoint: PixelPoint(x: $0.midX, y: $0.midY), pose: pose) }
-                let coordinates = ImageCoordinates(size: view.size)
-                let selectedRect = selected.map { coordinates.pixels($0.rect) }
-                let isTarget = selectedRect.map { rect in
-                    truthInView.map { rect.intersectionOverUnion($0) > 0.3 } ?? false
-                } ?? false
-                recorded.record(LoopSample(time: now.seconds(since: start), targetCenterX: center?.x, targetCenterY: center?.y,
-                                           targetSelected: isTarget))
+            let coordinates = ImageCoordinates(size: view.size)
+            let selectedRect = selected.map { coordinates.pixels($0.rect) }
+            var truthInView: [PixelRect] = []
+            if let truth, var recorded = metrics {
+                let people = truth.groundTruth(sequence: world.stamp.sequence).map { person in
+                    let rect = virtualCamera.map { $0.project(worldRect: person.face, pose: pose) } ?? person.face
+                    let direction = virtualCamera?.pose(centering: PixelPoint(x: person.face.midX, y: person.face.midY)) ?? Vector3D()
+                    return PersonSample(id: person.id, rect: rect, hidden: person.hidden, speaking: person.speaking,
+                                        yaw: direction.y, pitch: direction.x)
+                }
+                truthInView = people.compactMap { $0.hidden ? nil : $0.rect }
+                let faceTracks = tracker.confirmedTracks.filter { $0.kind == .humanFace }.map { track in
+                    IdentifiedBox(id: identities.number(for: track.uuid), rect: coordinates.pixels(track.rect))
+                }
+                let sample = FrameSample(time: now.seconds(since: start), yaw: pose.y, pitch: pose.x, commandYaw: command.y,
+                                         commandPitch: command.x, people: people, selected: selectedRect, faceTracks: faceTracks)
+                let target = SceneEvaluation.target(in: sample, primaryID: nil)
+                let targetRect = target.flatMap { id in people.first { $0.id == id } }?.rect
+                recorded.record(LoopSample(time: sample.time, targetCenterX: targetRect?.midX, targetCenterY: targetRect?.midY,
+                                           targetSelected: target != nil && SceneEvaluation.chosenPerson(sample) == target))
                 metrics = recorded
+                summary.frameSamples.append(sample)
             }
 
             if let writer {
-                let text = String(format: "OpenDock  frame %d  t %.2f s  detector %@  subject %@", summary.frames,
+                var text = String(format: "OpenDock  frame %d  t %.2f s  detector %@  subject %@", summary.frames,
                                   now.seconds(since: start), detectorName as NSString,
                                   (selected.map { "#\($0.id)" } ?? "none") as NSString)
-                let annotated = Annotator().annotate(view, detections: detections, subjects: subjects, selectedID: selected?.id,
+                if let metrics, let last = metrics.samples.last {
+                    // Live figures against the truth: this frame's error and the share in view so far.
+                    text += String(format: "  error %@  in view %@",
+                                   (metrics.centeringErrorDegrees(last).map { String(format: "%.1f deg", $0) } ?? "-") as NSString,
+                                   (metrics.inViewShare.map { String(format: "%.0f%%", $0 * 100) } ?? "-") as NSString)
+                }
+                let annotated = !configuration.annotateOutput ? view : Annotator().annotate(view, detections: detections, subjects: subjects, selectedID: selected?.id,
                                                      truth: truthInView, pose: pose, command: command, text: text)
                 do { try writer.write(annotated) } catch {
                     self.writer = nil
@@ -268,9 +299,9 @@ public final class ClosedLoopSession: PipelineSession {
                 }
                 lap("annotate")
             }
-            summary.trace.append(TraceRow(sequence: world.stamp.sequence, time: now.seconds(since: start), yaw: pose.y, pitch: pose.x,
+            if configuration.keepFrameRecords { summary.trace.append(TraceRow(sequence: world.stamp.sequence, time: now.seconds(since: start), yaw: pose.y, pitch: pose.x,
                                           commandYaw: command.y, commandPitch: command.x, selectedID: selected?.id,
-                                          subjects: subjects.map { ($0.id, $0.rect.x, $0.rect.y, $0.rect.width, $0.rect.height) }))
+                                          subjects: subjects.map { ($0.id, $0.rect.x, $0.rect.y, $0.rect.width, $0.rect.height) })) }
             summary.timings.record("frame", milliseconds: wallClock.now.seconds(since: frameStart) * 1000)
             summary.frames += 1
 

@@ -71,12 +71,21 @@ public struct SessionConfiguration: Sendable {
     public var controlLaw = ControlLawChoice.dock
     public var pid = PIDConfiguration()
     public var outputVideo: String?
+    /// Draw boxes, ids and figures on the output video; false writes the camera's view untouched.
+    public var annotateOutput = true
     /// Pace frames at the source's rate in wall time; otherwise run as fast as the machine can.
     public var realTime = true
     public var maximumDuration: Double?
     public var maximumFrames: Int?
     public var scene = SceneConfiguration()
+    /// Ground truth for a recording (from a scene file), for the benchmark's figures.
+    public var labelledTruth: LabelledTruth?
     public var openCVThreads: Int?
+    /// Keep the per-frame trace and truth samples (the benchmark's figures need them); a soak
+    /// run turns this off so that its memory shows the pipeline's, not the records'.
+    public var keepFrameRecords = true
+    /// Per-stage timings kept for percentiles: the latest this many frames.
+    public var timingWindow = 100_000
 
     public init() {}
 

@@ -10,6 +10,8 @@ public struct SessionSummary: Sendable {
     public var timings = StageTimings()
     public var metrics: LoopMetrics?
     public var droppedFrames = 0
+    /// Frames skipped in real time because the pipeline was more than a frame behind.
+    public var lateFrames = 0
     public var detectorFailures = 0
     public var detectorName = ""
     public var trackCalls = 0
@@ -22,6 +24,8 @@ public struct SessionSummary: Sendable {
     public var motorStopDelay: Double?
     /// One row per frame; see `TraceRow`.
     public var trace: [TraceRow] = []
+    /// Truth and decisions per frame, when the source has ground truth (see `SceneEvaluation`).
+    public var frameSamples: [FrameSample] = []
 
     /// CPU time the whole process used during the run (user + system, every thread).
     public var cpuSeconds: Double?

@@ -2,33 +2,38 @@ import Foundation
 import DockCore
 import Imaging
 
-public struct SceneConfiguration: Sendable, Hashable {
-    public var worldSize = PixelSize(width: 3200, height: 1200)
-    public var worldHorizontalFieldOfView = 110.0   // degrees
-    public var frameRate = 30.0
-    /// Height of the subject's face in world pixels.
-    public var faceHeight = 120.0
-    public var script = SceneScript.walk
-
-    public init() {}
-}
-
-/// A subject's true face box in one frame, in world pixels.
+/// A person's truth in one frame, in world pixels.
 public struct GroundTruthSubject: Sendable, Hashable {
     public var id: Int
     public var face: PixelRect
+    /// More than half the face is behind an occluder.
+    public var hidden: Bool
+    public var turnedAway: Bool
+    public var speaking: Bool
+
+    public init(id: Int, face: PixelRect, hidden: Bool = false, turnedAway: Bool = false, speaking: Bool = false) {
+        self.id = id
+        self.face = face
+        self.hidden = hidden
+        self.turnedAway = turnedAway
+        self.speaking = speaking
+    }
 }
 
-/// A wide "recorded video" made from real photos: a room wall with pictures on it and a real
-/// face (the astronaut portrait) moving along a script, with its exact face box in every frame.
+/// A wide "recorded video" made from real photos: a room wall with pictures on it and real faces
+/// (the astronaut portrait, mirrored and re-lit per person) moving along scripts, with pillars,
+/// lighting changes, motion blur, sensor noise and JPEG artefacts as configured, and the exact
+/// face box of every person in every frame.
 public final class GeneratedScene: FrameSource {
     public let configuration: SceneConfiguration
     public let worldIntrinsics: CameraIntrinsics
     public private(set) var droppedFrames = 0
     private let background: Frame
-    private let portrait: Frame
-    private let portraitAlpha: Frame
+    /// Per person (in `configuration.people` order): the portrait facing the camera and turned away.
+    private let sprites: [(front: Frame, back: Frame)]
+    private let spriteAlpha: Frame
     private var sequence: UInt64 = 0
+    private static let hairColor = Color(red: 52, green: 40, blue: 34)
 
     public init(photos: ScenePhotos, configuration: SceneConfiguration = SceneConfiguration()) throws(FrameSourceError) {
         self.configuration = configuration
@@ -39,8 +44,20 @@ public final class GeneratedScene: FrameSource {
             guard let (head, _) = full.cropped(to: ScenePhotos.portraitCrop),
                   head.size == PixelSize(width: Int(ScenePhotos.portraitCrop.width), height: Int(ScenePhotos.portraitCrop.height))
             else { throw FrameSourceError("\(photos.portrait) is smaller than the portrait crop \(ScenePhotos.portraitCrop)") }
-            portrait = head
-            portraitAlpha = try Self.ellipseMask(size: portrait.size)
+            spriteAlpha = try Self.ellipseMask(size: head.size)
+            sprites = try configuration.people.map { person in
+                var front = head
+                if person.mirrored { try front.flipHorizontally() }
+                if person.brightness != 1 { try front.scaleLevels(gain: person.brightness) }
+                var back = front
+                let face = Self.faceInSprite(mirrored: person.mirrored)
+                var hair = Frame(stamp: front.stamp, width: Int(face.width * 1.2), height: Int(face.height * 1.15), format: .bgr)
+                hair.drawRect(PixelRect(x: 0, y: 0, width: Double(hair.width), height: Double(hair.height)), color: Self.hairColor, thickness: -1)
+                try back.blend(hair, alpha: try Self.ellipseMask(size: hair.size),
+                               into: PixelRect(x: face.midX - Double(hair.width) / 2, y: face.midY - Double(hair.height) * 0.55,
+                                               width: Double(hair.width), height: Double(hair.height)))
+                return (front, back)
+            }
             background = try Self.room(size: configuration.worldSize, photos: photos)
         } catch {
             throw FrameSourceError("cannot build the scene from photos: \(error) (run Scripts/setup)")
@@ -48,56 +65,125 @@ public final class GeneratedScene: FrameSource {
     }
 
     public var summary: String {
-        "generated scene \(configuration.worldSize) @ \(Int(configuration.frameRate)) fps, \(configuration.script.duration) s"
+        let people = configuration.people.count == 1 ? "1 person" : "\(configuration.people.count) people"
+        return "generated scene \(configuration.worldSize) @ \(Int(configuration.frameRate)) fps, \(configuration.resolvedDuration) s, \(people)"
     }
     public var size: PixelSize { configuration.worldSize }
     public var nominalFrameRate: Double { configuration.frameRate }
-    public var frameCount: Int { Int((configuration.script.duration * configuration.frameRate).rounded(.down)) + 1 }
+    public var frameCount: Int { Int((configuration.resolvedDuration * configuration.frameRate).rounded(.down)) + 1 }
 
     public func time(ofFrame sequence: UInt64) -> Double { Double(sequence) / configuration.frameRate }
 
+    /// Where in the script a frame falls: its own time, or, looping, the time within the loop.
+    func scriptTime(ofFrame sequence: UInt64) -> Double {
+        time(ofFrame: configuration.loops ? sequence % UInt64(frameCount) : sequence)
+    }
+
     public func nextFrame() throws(FrameSourceError) -> Frame? {
-        guard sequence < UInt64(frameCount) else { return nil }
+        guard configuration.loops || sequence < UInt64(frameCount) else { return nil }
         defer { sequence += 1 }
         return try render(sequence: sequence)
     }
 
-    /// The world frame for a sequence number (frames are a pure function of it).
+    /// The world frame for a sequence number (frames are a pure function of it and the seed).
     public func render(sequence: UInt64) throws(FrameSourceError) -> Frame {
         var world = background
         world.stamp = FrameStamp(sequence: sequence, time: MonotonicInstant(seconds: time(ofFrame: sequence)))
-        let placement = spritePlacement(at: time(ofFrame: sequence))
-        do { try world.blend(portrait, alpha: portraitAlpha, into: placement) } catch {
+        let time = scriptTime(ofFrame: sequence)
+        do {
+            // Far (small) people first, so nearer ones pass in front of them.
+            let order = configuration.people.indices.sorted { configuration.people[$0].faceHeight < configuration.people[$1].faceHeight }
+            for index in order {
+                let person = configuration.people[index]
+                let placement = spritePlacement(person, at: time)
+                var sprite = person.turnedAway.contains { $0.contains(time) } ? sprites[index].back : sprites[index].front
+                var alpha = spriteAlpha
+                if configuration.motionBlur {
+                    // Half a frame period of exposure, in sprite pixels.
+                    let previous = spritePlacement(person, at: time - 1 / configuration.frameRate)
+                    let length = Int((abs(placement.x - previous.x) * 0.5 * Double(sprite.size.width) / placement.width).rounded())
+                    try sprite.motionBlur(length: length)
+                    try alpha.motionBlur(length: length)
+                }
+                try world.blend(sprite, alpha: alpha, into: placement)
+            }
+            for column in occluderColumns() {
+                world.drawRect(PixelRect(x: column.lowerBound, y: 0, width: column.upperBound - column.lowerBound, height: Double(world.size.height)),
+                               color: Color(red: 118, green: 112, blue: 104), thickness: -1)
+                world.drawRect(PixelRect(x: column.lowerBound, y: 0, width: 6, height: Double(world.size.height)),
+                               color: Color(red: 84, green: 80, blue: 74), thickness: -1)
+            }
+            let gain = configuration.lightingGain(at: time)
+            if gain != 1 { try world.scaleLevels(gain: gain) }
+        } catch {
             throw FrameSourceError("cannot compose scene frame \(sequence): \(error)")
         }
         return world
     }
 
+    /// What the camera itself adds to the image it sends: sensor noise, then JPEG compression.
+    /// Applied to the camera's view (not the wide world), as a webcam would.
+    public func applyCameraEffects(to frame: inout Frame) throws(FrameSourceError) {
+        do {
+            if configuration.noiseSigma > 0 {
+                try frame.addNoise(sigma: configuration.noiseSigma, seed: configuration.seed &* 0x9E37_79B9 &+ frame.stamp.sequence)
+            }
+            if let quality = configuration.jpegQuality { try frame.jpegRoundTrip(quality: quality) }
+        } catch {
+            throw FrameSourceError("cannot apply camera effects to frame \(frame.stamp.sequence): \(error)")
+        }
+    }
+
     public func groundTruth(sequence: UInt64) -> [GroundTruthSubject] {
-        let placement = spritePlacement(at: time(ofFrame: sequence))
-        let scale = placement.width / ScenePhotos.portraitCrop.width
-        let face = ScenePhotos.astronautFace
-        let crop = ScenePhotos.portraitCrop
-        return [GroundTruthSubject(id: 1, face: PixelRect(x: placement.x + (face.x - crop.x) * scale,
-                                                           y: placement.y + (face.y - crop.y) * scale,
-                                                           width: face.width * scale, height: face.height * scale))]
+        let time = scriptTime(ofFrame: sequence)
+        let columns = occluderColumns()
+        return configuration.people.map { person in
+            let placement = spritePlacement(person, at: time)
+            let scale = placement.width / ScenePhotos.portraitCrop.width
+            let inSprite = Self.faceInSprite(mirrored: person.mirrored)
+            let face = PixelRect(x: placement.x + inSprite.x * scale, y: placement.y + inSprite.y * scale,
+                                 width: inSprite.width * scale, height: inSprite.height * scale)
+            let covered = columns.reduce(0.0) { $0 + max(0, min($1.upperBound, face.maxX) - max($1.lowerBound, face.x)) }
+            return GroundTruthSubject(id: person.id, face: face, hidden: covered > 0.5 * face.width,
+                                      turnedAway: person.turnedAway.contains { $0.contains(time) },
+                                      speaking: person.speaking.contains { $0.contains(time) })
+        }
     }
 
-    /// The face centre's world pixel for the script's angles at `time`.
-    public func faceCenter(at time: Double) -> PixelPoint {
-        let angles = configuration.script.angles(at: time)
-        let yaw = angles.yaw * .pi / 180, pitch = angles.pitch * .pi / 180
+    /// The face centre's world pixel for a script's angles at `time`.
+    public func faceCenter(at time: Double, of person: Int = 0) -> PixelPoint {
+        worldPoint(yaw: configuration.people[person].script.angles(at: time).yaw, pitch: configuration.people[person].script.angles(at: time).pitch)
+    }
+
+    /// The world pixel in a direction (degrees; yaw positive right, pitch positive down).
+    public func worldPoint(yaw: Double, pitch: Double) -> PixelPoint {
+        let y = yaw * .pi / 180, p = pitch * .pi / 180
         // Direction for (yaw, pitch) as the gimbal defines them, projected by the world camera.
-        let direction = Vector3D(x: sin(yaw) * cos(pitch), y: sin(pitch), z: cos(yaw) * cos(pitch))
-        return worldIntrinsics.project(direction)!
+        return worldIntrinsics.project(Vector3D(x: sin(y) * cos(p), y: sin(p), z: cos(y) * cos(p)))!
     }
 
-    private func spritePlacement(at time: Double) -> PixelRect {
-        let scale = configuration.faceHeight / ScenePhotos.astronautFace.height
+    /// World pixel columns each pillar covers.
+    private func occluderColumns() -> [ClosedRange<Double>] {
+        configuration.occluders.map { o in
+            let left = worldPoint(yaw: o.yaw - o.width / 2, pitch: 0).x, right = worldPoint(yaw: o.yaw + o.width / 2, pitch: 0).x
+            return left...right
+        }
+    }
+
+    /// The labelled face inside the cropped portrait.
+    static func faceInSprite(mirrored: Bool) -> PixelRect {
         let crop = ScenePhotos.portraitCrop, face = ScenePhotos.astronautFace
-        let center = faceCenter(at: time)
-        let faceMidInCrop = PixelPoint(x: face.midX - crop.x, y: face.midY - crop.y)
-        return PixelRect(x: center.x - faceMidInCrop.x * scale, y: center.y - faceMidInCrop.y * scale,
+        let x = mirrored ? crop.width - (face.maxX - crop.x) : face.x - crop.x
+        return PixelRect(x: x, y: face.y - crop.y, width: face.width, height: face.height)
+    }
+
+    private func spritePlacement(_ person: ScenePerson, at time: Double) -> PixelRect {
+        let scale = person.faceHeight / ScenePhotos.astronautFace.height
+        let crop = ScenePhotos.portraitCrop
+        let angles = person.script.angles(at: time)
+        let center = worldPoint(yaw: angles.yaw, pitch: angles.pitch)
+        let face = Self.faceInSprite(mirrored: person.mirrored)
+        return PixelRect(x: center.x - face.midX * scale, y: center.y - face.midY * scale,
                          width: crop.width * scale, height: crop.height * scale)
     }
 

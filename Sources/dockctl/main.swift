@@ -11,7 +11,9 @@ Commands
   devices       list V4L2 cameras: stable names, formats, sizes, rates, controls (--json)
   control       read or write a camera's controls by name (zoom, focus, exposure, pan/tilt, …)
   capture       stream frames from a camera and check sizes, sequence numbers, timestamps
-  bench         run the pipeline on the demo scene; print fps and per-stage latency
+  bench         the pipeline in closed loop on scene files: tracking figures, peers, report
+  scenes        write the generated scene suite, or check scene files
+  soak          the looped demo in real time for minutes: memory drift, lag, drops, p99
   bench-decode  MJPEG decode time per frame at full, 1/2 and 1/4 scale
   bench-motion  the control laws side by side: step settle/overshoot, walking error, still starts
   accuracy      detection precision, recall and IoU per detector and size on labelled images
@@ -105,6 +107,22 @@ case "bench-decode":
     } catch {
         fail(error.message, status: 1)
     }
+case "scenes":
+    if arguments.contains("--help") || arguments.isEmpty { print(ScenesCommand.help); exit(arguments.isEmpty ? 64 : 0) }
+    do { try ScenesCommand.run(arguments: arguments).forEach { print($0) } } catch { fail(error.message, status: 1) }
+case "soak":
+    if arguments.contains("--help") { print(SoakCommand.help); exit(0) }
+    let soak: SoakCommand
+    do { soak = try SoakCommand(arguments: arguments) } catch { fail(error.message, status: 64) }
+    do {
+        let result = try soak.run { FileHandle.standardError.write(Data("dockctl: \($0)\n".utf8)) }
+        print(SoakCommand.report(result, json: soak.json))
+    } catch {
+        fail(error.message, status: 1)
+    }
+case "peer-run":
+    if arguments.contains("--help") { print(PeerRunCommand.help); exit(0) }
+    do { print(try PeerRunCommand.run(arguments: arguments)) } catch { fail(error.message, status: 1) }
 default:
     fail("unknown command '\(command)' (try dockctl help)", status: 64)
 }

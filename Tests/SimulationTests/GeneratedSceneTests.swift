@@ -55,3 +55,76 @@ import Vision
         #expect(script.angles(at: 9) == (10, -2))
     }
 }
+
+/// The generated suite's situations: several people, pillars, turning away, light, blur, noise.
+@Suite struct SceneEffectsTests {
+    let photos = ScenePhotos(mediaDirectory: Fixtures.repositoryRoot + "/.cache/media")
+
+    func meanLevel(_ frame: Frame, in rect: PixelRect) -> Double {
+        var sum = 0.0, count = 0.0
+        for y in Int(rect.y)..<Int(rect.maxY) {
+            for x in Int(rect.x)..<Int(rect.maxX) {
+                for c in 0..<frame.format.channels {
+                    sum += Double(frame.pixels[(y * frame.width + x) * frame.format.channels + c])
+                    count += 1
+                }
+            }
+        }
+        return sum / count
+    }
+
+    @Test func peopleHaveTheirOwnTruthAndAPillarHidesThem() throws {
+        var c = SceneConfiguration()
+        c.people = [ScenePerson(id: 7, script: SceneScript(keyframes: [.init(time: 0, yaw: -20), .init(time: 2, yaw: 20)])),
+                    ScenePerson(id: 9, script: .still(yaw: 25, duration: 2), faceHeight: 80, mirrored: true, speaking: [TimeSpan(1, 2)])]
+        c.occluders = [SceneOccluder(yaw: 0, width: 8)]
+        let scene = try GeneratedScene(photos: photos, configuration: c)
+        #expect(scene.frameCount == 61)
+        let middle = scene.groundTruth(sequence: 30)   // person 7 at 0°, behind the pillar
+        #expect(middle.map(\.id) == [7, 9])
+        #expect(middle[0].hidden && !middle[1].hidden)
+        #expect(!middle[0].speaking && middle[1].speaking && !scene.groundTruth(sequence: 10)[1].speaking)
+        #expect(abs(middle[1].face.height - 80) < 1e-9)
+        #expect(!scene.groundTruth(sequence: 0)[0].hidden)
+        // The pillar is drawn over the hidden face: flat grey, not the face's texture.
+        let frame = try scene.render(sequence: 30)
+        let pillar = Color(red: 118, green: 112, blue: 104)
+        let face = middle[0].face
+        let centre = (Int(face.midY) * frame.width + Int(face.midX)) * 3
+        #expect(frame.pixels[centre] == pillar.blue && frame.pixels[centre + 1] == pillar.green && frame.pixels[centre + 2] == pillar.red)
+    }
+
+    @Test func turningAwayCoversTheFaceWithHair() throws {
+        var c = SceneConfiguration()
+        c.people = [ScenePerson(id: 1, script: .still(duration: 2), turnedAway: [TimeSpan(1, 2)])]
+        let scene = try GeneratedScene(photos: photos, configuration: c)
+        let front = try scene.render(sequence: 0), back = try scene.render(sequence: 45)
+        let face = scene.groundTruth(sequence: 45)[0]
+        #expect(face.turnedAway && !scene.groundTruth(sequence: 0)[0].turnedAway)
+        let inner = PixelRect(x: face.face.midX - 20, y: face.face.midY - 20, width: 40, height: 40)
+        #expect(meanLevel(back, in: inner) < 60 && meanLevel(front, in: inner) > 90)
+    }
+
+    @Test func lightingNoiseJPEGAndBlurChangeTheFrameRepeatably() throws {
+        var plain = SceneConfiguration()
+        plain.people = [ScenePerson(id: 1, script: SceneScript(keyframes: [.init(time: 0, yaw: -20), .init(time: 1, yaw: 20)]))]
+        var dim = plain
+        dim.lighting = [(0, 1), (1, 0.5)]
+        var rough = plain
+        rough.noiseSigma = 6
+        rough.jpegQuality = 20
+        rough.motionBlur = true
+        let a = try GeneratedScene(photos: photos, configuration: plain).render(sequence: 30)
+        let b = try GeneratedScene(photos: photos, configuration: dim).render(sequence: 30)
+        let wall = PixelRect(x: 100, y: 100, width: 200, height: 100)
+        #expect(abs(meanLevel(b, in: wall) / meanLevel(a, in: wall) - 0.5) < 0.02)
+        let roughScene = try GeneratedScene(photos: photos, configuration: rough)
+        var r1 = try roughScene.render(sequence: 15), r2 = try roughScene.render(sequence: 15)
+        try roughScene.applyCameraEffects(to: &r1)
+        try GeneratedScene(photos: photos, configuration: rough).applyCameraEffects(to: &r2)
+        #expect(r1.pixels == r2.pixels)
+        let sharp = try GeneratedScene(photos: photos, configuration: plain).render(sequence: 15)
+        #expect(r1.pixels != sharp.pixels)
+        #expect(SceneConfiguration().lightingGain(at: 3) == 1 && dim.lightingGain(at: 0.5) == 0.75)
+    }
+}

@@ -63,6 +63,14 @@ int32_t cvs_blend_sprite(cvs_view dst, cvs_view sprite, cvs_view alpha,
 int32_t cvs_add_noise(cvs_view image, double sigma, uint64_t seed);
 /// Adds Gaussian blur with the given sigma in pixels (in place, sigma <= 0 does nothing).
 int32_t cvs_blur(cvs_view image, double sigma);
+/// Horizontal motion blur in place: a box `length` pixels wide (<= 1 does nothing).
+int32_t cvs_motion_blur(cvs_view image, int32_t length);
+/// Pixel levels in place: v' = saturate(v * gain + offset) (lighting changes).
+int32_t cvs_scale_levels(cvs_view image, double gain, double offset);
+/// Mirrors the image left to right, in place.
+int32_t cvs_flip_horizontal(cvs_view image);
+/// Encodes the image as JPEG at `quality` (1...100) and decodes it back in place: compression noise.
+int32_t cvs_jpeg_round_trip(cvs_view image, int32_t quality);
 
 /// Raw camera layouts cvs_convert_raw understands.
 enum { CVS_RAW_YUYV = 0, CVS_RAW_NV12 = 1, CVS_RAW_I420 = 2, CVS_RAW_RGB24 = 3, CVS_RAW_BGR24 = 4, CVS_RAW_GREY = 5 };

@@ -1,0 +1,240 @@
+import DockCore
+import Foundation
+
+/// One person's truth in one closed-loop frame, as the camera on the gimbal saw it.
+public struct PersonSample: Sendable, Hashable {
+    public var id: Int
+    /// The face in view pixels; nil when behind the camera.
+    public var rect: PixelRect?
+    /// Behind an occluder (present but not visible).
+    public var hidden: Bool
+    public var speaking: Bool
+    /// Direction of the face centre from the gimbal's pivot, radians (yaw right, pitch down).
+    public var yaw: Double
+    public var pitch: Double
+
+    public init(id: Int, rect: PixelRect?, hidden: Bool = false, speaking: Bool = false, yaw: Double = 0, pitch: Double = 0) {
+        self.id = id
+        self.rect = rect
+        self.hidden = hidden
+        self.speaking = speaking
+        self.yaw = yaw
+        self.pitch = pitch
+    }
+}
+
+/// One closed-loop frame: the truth, the gimbal and what the pipeline chose.
+public struct FrameSample: Sendable, Hashable {
+    public var time: Double
+    /// Gimbal pose (radians) and commanded rates (rad/s).
+    public var yaw: Double
+    public var pitch: Double
+    public var commandYaw: Double
+    public var commandPitch: Double
+    public var people: [PersonSample]
+    /// The chosen subject in view pixels; nil = nothing chosen.
+    public var selected: PixelRect?
+    /// Face tracks, id = the tracker's person identity.
+    public var faceTracks: [IdentifiedBox]
+
+    public init(time: Double, yaw: Double = 0, pitch: Double = 0, commandYaw: Double = 0, commandPitch: Double = 0,
+                people: [PersonSample], selected: PixelRect?, faceTracks: [IdentifiedBox] = []) {
+        self.time = time
+        self.yaw = yaw
+        self.pitch = pitch
+        self.commandYaw = commandYaw
+        self.commandPitch = commandPitch
+        self.people = people
+        self.selected = selected
+        self.faceTracks = faceTracks
+    }
+}
+
+/// What a scene's figures depend on besides the frames.
+public struct SceneEvaluationSettings: Sendable, Hashable {
+    public var viewWidth: Double
+    public var viewHeight: Double
+    public var focalLength: Double
+    /// Whom to frame while nobody speaks; nil = the first person.
+    public var primaryID: Int?
+    /// Times (s) the target jumps; each is measured as a step response of the gimbal's yaw.
+    public var steps: [Double]
+    /// A step has settled once the yaw stays within this of its final aim (radians).
+    public var settleBand: Double
+    /// Commanded rates below this (rad/s) count as rest for starts and reversals.
+    public var restThreshold: Double
+
+    public init(viewWidth: Double, viewHeight: Double, focalLength: Double, primaryID: Int? = nil, steps: [Double] = [],
+                settleBand: Double = 2.5 * .pi / 180, restThreshold: Double = 0.2 * .pi / 180) {
+        self.viewWidth = viewWidth
+        self.viewHeight = viewHeight
+        self.focalLength = focalLength
+        self.primaryID = primaryID
+        self.steps = steps
+        self.settleBand = settleBand
+        self.restThreshold = restThreshold
+    }
+}
+
+/// The closed-loop figures of one scene, computed from its frames alone, so that anyone holding
+/// the trace can recompute them.
+public struct SceneEvaluation: Sendable {
+    public struct Step: Sendable, Hashable {
+        public var time: Double
+        public var settleTime: Double?
+        public var overshoot: Double
+    }
+
+    public let settings: SceneEvaluationSettings
+    public let samples: [FrameSample]
+    /// Per frame: whom the pipeline should frame (the speaker, else the primary person).
+    public let targets: [Int?]
+    /// Per frame: the person the chosen subject is.
+    public let chosen: [Int?]
+    public let loop: LoopMetrics
+    public let steps: [Step]
+    /// From each end of the target being hidden to choosing it again (nil = never did).
+    public let reacquireTimes: [Double?]
+    /// From each change of speaker to choosing the new speaker (nil = never did before the next change).
+    public let switchLatencies: [Double?]
+    /// Share of speaking frames with the speaker chosen; nil when nobody speaks.
+    public let speakerChoiceAccuracy: Double?
+    /// Changes of the chosen person to someone who is not the target.
+    public let falseSwitches: Int
+    public let motorStarts: Int
+    /// Reversals of the commanded yaw direction.
+    public let reversals: Int
+    public let identity: TrackingSummary
+
+    public init(samples: [FrameSample], settings: SceneEvaluationSettings) {
+        self.settings = settings
+        self.samples = samples
+        let targets = samples.map { Self.target(in: $0, primaryID: settings.primaryID) }
+        let chosen = samples.map(Self.chosenPerson)
+        self.targets = targets
+        self.chosen = chosen
+
+        var loop = LoopMetrics(viewWidth: settings.viewWidth, viewHeight: settings.viewHeight, focalLength: settings.focalLength)
+        for (index, sample) in samples.enumerated() {
+            let rect = targets[index].flatMap { id in sample.people.first { $0.id == id } }?.rect
+            loop.record(LoopSample(time: sample.time, targetCenterX: rect?.midX, targetCenterY: rect?.midY,
+                                   targetSelected: targets[index] != nil && chosen[index] == targets[index]))
+        }
+        self.loop = loop
+
+        // Step responses of the yaw, each up to the next step (at most 4 s).
+        let times = samples.map(\.time)
+        var steps: [Step] = []
+        for (k, stepTime) in settings.steps.enumerated() {
+            let end = min(k + 1 < settings.steps.count ? settings.steps[k + 1] : .infinity, stepTime + 4)
+            let window = samples.indices.filter { times[$0] >= stepTime && times[$0] < end }
+            guard let first = window.first, let last = window.last, let aim = targets[last].flatMap({ id in
+                samples[last].people.first { $0.id == id }
+            })?.yaw else { continue }
+            let response = MotionMetrics.stepResponse(times: window.map { times[$0] }, values: window.map { samples[$0].yaw },
+                                                      stepTime: stepTime, start: samples[first].yaw, target: aim,
+                                                      band: settings.settleBand)
+            steps.append(Step(time: stepTime, settleTime: response.settleTime, overshoot: response.overshoot))
+        }
+        self.steps = steps
+
+        // Re-acquisition after the target was hidden.
+        var reacquire: [Double?] = []
+        var hiddenBefore = false
+        for index in samples.indices {
+            let target = targets[index]
+            let hidden = target.flatMap { id in samples[index].people.first { $0.id == id } }?.hidden ?? false
+            if hiddenBefore && !hidden, let target {
+                let found = samples.indices[index...].first { chosen[$0] == target }
+                reacquire.append(found.map { times[$0] - times[index] })
+            }
+            hiddenBefore = hidden
+        }
+        reacquireTimes = reacquire
+
+        // Speakers: accuracy, how fast a change of speaker is followed, and wrong changes.
+        let speakers = samples.map { sample in sample.people.first { $0.speaking }?.id }
+        let speaking = speakers.indices.filter { speakers[$0] != nil }
+        speakerChoiceAccuracy = speaking.isEmpty ? nil
+            : Double(speaking.filter { chosen[$0] == speakers[$0] }.count) / Double(speaking.count)
+        var latencies: [Double?] = []
+        var lastSpeaker: Int?
+        for index in speaking {
+            guard let speaker = speakers[index], speaker != lastSpeaker else { continue }
+            if lastSpeaker != nil {
+                let nextChange = speaking.first { $0 > index && speakers[$0] != speaker } ?? samples.count
+                let found = (index..<nextChange).first { chosen[$0] == speaker }
+                latencies.append(found.map { times[$0] - times[index] })
+            }
+            lastSpeaker = speaker
+        }
+        switchLatencies = latencies
+        falseSwitches = zip(chosen.indices.dropFirst(), chosen.indices).filter { now, before in
+            guard let a = chosen[before], let b = chosen[now], a != b else { return false }
+            return b != targets[now]
+        }.count
+
+        let moving = samples.map { max(abs($0.commandYaw), abs($0.commandPitch)) }
+        motorStarts = MotionMetrics.motorStarts(moving, threshold: settings.restThreshold)
+        var reversals = 0
+        var direction = 0.0
+        for sample in samples where abs(sample.commandYaw) > settings.restThreshold {
+            let sign: Double = sample.commandYaw > 0 ? 1 : -1
+            if direction != 0 && sign != direction { reversals += 1 }
+            direction = sign
+        }
+        self.reversals = reversals
+
+        var identity = TrackingAccuracy()
+        let view = PixelRect(x: 0, y: 0, width: settings.viewWidth, height: settings.viewHeight)
+        for (index, sample) in samples.enumerated() {
+            let visible = sample.people.compactMap { person -> IdentifiedBox? in
+                guard !person.hidden, let rect = person.rect, rect.intersectionOverUnion(view) > 0,
+                      view.contains(x: rect.midX, y: rect.midY) else { return nil }
+                return IdentifiedBox(id: person.id, rect: rect)
+            }
+            identity.add(frame: index, objects: visible, hypotheses: sample.faceTracks)
+        }
+        self.identity = identity.summary
+    }
+
+    public var duration: Double { samples.count > 1 ? samples.last!.time - samples.first!.time : 0 }
+    private var minutes: Double { max(duration, 1e-9) / 60 }
+    public var motorStartsPerMinute: Double { Double(motorStarts) / minutes }
+    public var reversalsPerMinute: Double { Double(reversals) / minutes }
+
+    /// The speaker, else the primary person, else the first person, when present in the frame's truth.
+    public static func target(in sample: FrameSample, primaryID: Int?) -> Int? {
+        if let speaker = sample.people.first(where: \.speaking) { return speaker.id }
+        if let primaryID { return sample.people.contains { $0.id == primaryID } ? primaryID : nil }
+        return sample.people.first?.id
+    }
+
+    /// The person whose face the chosen subject covers best: overlap first, else a face centre
+    /// inside the chosen rect (a body), nearest to its top centre.
+    public static func chosenPerson(_ sample: FrameSample) -> Int? {
+        guard let selected = sample.selected else { return nil }
+        let overlapping = sample.people.compactMap { p in p.rect.map { (p.id, $0.intersectionOverUnion(selected)) } }
+            .filter { $0.1 > 0.3 }.max { $0.1 < $1.1 }
+        if let overlapping { return overlapping.0 }
+        let head = PixelPoint(x: selected.midX, y: selected.y + selected.height * 0.15)
+        return sample.people.compactMap { p -> (Int, Double)? in
+            guard let r = p.rect, selected.contains(x: r.midX, y: r.midY) else { return nil }
+            return (p.id, hypot(r.midX - head.x, r.midY - head.y))
+        }.min { $0.1 < $1.1 }?.0
+    }
+}
+
+/// Small whole numbers for identities (UUIDs), in order of first sight, for traces and metrics.
+public struct IdentityNumbers: Sendable {
+    private var numbers: [UUID: Int] = [:]
+
+    public init() {}
+
+    public mutating func number(for uuid: UUID) -> Int {
+        if let n = numbers[uuid] { return n }
+        let n = numbers.count + 1
+        numbers[uuid] = n
+        return n
+    }
+}

@@ -1,0 +1,171 @@
+import Bench
+import Foundation
+
+/// The benchmark's results for people (a text table, a markdown summary) and machines (JSON).
+public struct BenchReport: Sendable {
+    public let runs: [SceneRun]
+    public let machine: String
+    /// The Python peer comparison, when it ran.
+    public var peer: PeerComparison?
+
+    public init(runs: [SceneRun], machine: String = BenchReport.describeMachine()) {
+        self.runs = runs
+        self.machine = machine
+    }
+
+    public var laws: [String] { runs.map(\.law).reduce(into: []) { if !$0.contains($1) { $0.append($1) } } }
+
+    /// Columns of the text table; the markdown and JSON carry every figure.
+    static let compactKeys = ["centering_rms_deg", "centering_p95_deg", "in_view_pct", "acquire_s", "settle_s", "overshoot_pct",
+                              "reacquire_s", "speaker_accuracy_pct", "switch_latency_s", "missed_switches", "false_switches",
+                              "id_switches", "pipeline_p50_ms", "pipeline_p99_ms"]
+
+    /// Figures over every scene of one law: pooled samples where that is meaningful, else the
+    /// worst scene (times to acquire, re-acquire; overshoot; peak memory) or the sum (counts).
+    public static func overall(_ runs: [SceneRun]) -> [BenchFigure] {
+        guard let first = runs.first else { return [] }
+        let evaluations = runs.map(\.evaluation)
+        let errors = Percentiles(evaluations.flatMap { $0.loop.centeringErrors().sorted })
+        let fractions = Percentiles(evaluations.flatMap { $0.loop.centeringFractions.sorted })
+        let minutes = max(evaluations.reduce(0) { $0 + $1.duration } / 60, 1e-9)
+        let speaking = evaluations.flatMap { e in e.samples.indices.compactMap { i -> Bool? in
+            guard let speaker = e.samples[i].people.first(where: \.speaking)?.id else { return nil }
+            return e.chosen[i] == speaker
+        } }
+        let steps = evaluations.flatMap(\.steps)
+        let frame = Percentiles(runs.flatMap { $0.summary.timings.samples["frame"] ?? [] })
+        let pipeline = Percentiles(runs.flatMap { $0.summary.timings.samples["pipeline"] ?? [] })
+        let detect = Percentiles(runs.flatMap { $0.summary.timings.samples["detect"] ?? [] })
+        let wall = runs.reduce(0) { $0 + $1.summary.wallSeconds }, cpu = runs.compactMap(\.summary.cpuSeconds).reduce(0, +)
+        let inView = evaluations.compactMap(\.loop.inViewShare)
+        func worst(_ values: [Double?]) -> Double? { values.isEmpty ? nil : values.map { $0 ?? .infinity }.max() }
+        let values: [String: Double?] = [
+            "centering_rms_deg": errors.rootMeanSquare,
+            "centering_p95_deg": errors.value(at: 95),
+            "centering_p95_width_pct": fractions.value(at: 95).map { $0 * 100 },
+            "in_view_pct": inView.isEmpty ? nil : inView.reduce(0, +) / Double(inView.count) * 100,
+            "acquire_s": worst(evaluations.map(\.loop.timeToAcquire)),
+            "settle_s": steps.isEmpty ? nil : (steps.contains { $0.settleTime == nil } ? .infinity : Percentiles(steps.compactMap(\.settleTime)).median),
+            "overshoot_pct": steps.isEmpty ? nil : steps.map { $0.overshoot * 100 }.max(),
+            "reversals_per_min": Double(evaluations.reduce(0) { $0 + $1.reversals }) / minutes,
+            "motor_starts_per_min": Double(evaluations.reduce(0) { $0 + $1.motorStarts }) / minutes,
+            "reacquire_s": worst(evaluations.flatMap(\.reacquireTimes)),
+            "speaker_accuracy_pct": speaking.isEmpty ? nil : Double(speaking.filter { $0 }.count) / Double(speaking.count) * 100,
+            "switch_latency_s": evaluations.allSatisfy(\.switchLatencies.isEmpty) ? nil
+                : Percentiles(evaluations.flatMap(\.switchLatencies).map { $0 ?? .infinity }).median,
+            "missed_switches": evaluations.allSatisfy(\.switchLatencies.isEmpty) ? nil
+                : Double(evaluations.reduce(0) { $0 + $1.switchLatencies.filter { $0 == nil }.count }),
+            "false_switches": Double(evaluations.reduce(0) { $0 + $1.falseSwitches }),
+            "id_switches": Double(evaluations.reduce(0) { $0 + $1.identity.switches }),
+            "idf1": { let v = evaluations.filter { $0.identity.objects > 0 }.map(\.identity.idf1)
+                      return v.isEmpty ? nil : v.reduce(0, +) / Double(v.count) }(),
+            "track_rate_pct": runs.compactMap(\.trackRateCompliance).min().map { $0 * 100 },
+            "pipeline_p50_ms": pipeline.median, "pipeline_p99_ms": pipeline.p99,
+            "frame_p50_ms": frame.median, "frame_p99_ms": frame.p99,
+            "detect_p50_ms": detect.median, "detect_p99_ms": detect.p99,
+            "dropped_frames": Double(runs.reduce(0) { $0 + $1.summary.droppedFrames }),
+            "cpu_pct": wall > 0 ? 100 * cpu / wall : nil,
+            "peak_rss_mb": runs.map(\.peakResidentBytes).max().map { $0 / 1_048_576 },
+        ]
+        return first.figures.map { figure in
+            var f = figure
+            f.value = values[figure.key] ?? nil
+            return f
+        }
+    }
+
+    // MARK: - Text
+
+    public var text: String {
+        var lines = ["machine: \(machine)"]
+        for law in laws {
+            let mine = runs.filter { $0.law == law }
+            lines.append("")
+            lines.append("control law: \(law)")
+            let rows = mine.map { ($0.scene, $0.figures) } + [("overall", Self.overall(mine))]
+            let headers = rows[0].1.filter { Self.compactKeys.contains($0.key) }.map(\.label)
+            let nameWidth = max(12, rows.map(\.0.count).max() ?? 0)
+            lines.append("scene".padding(toLength: nameWidth, withPad: " ", startingAt: 0) + " " + headers.map { pad($0, 12) }.joined(separator: " "))
+            for (name, figures) in rows {
+                let cells = figures.filter { Self.compactKeys.contains($0.key) }.map { pad($0.text, 12) }
+                lines.append(name.padding(toLength: nameWidth, withPad: " ", startingAt: 0) + " " + cells.joined(separator: " "))
+            }
+        }
+        if let peer { lines += ["", peer.text] }
+        return lines.joined(separator: "\n")
+    }
+
+    private func pad(_ s: String, _ width: Int) -> String {
+        s.count >= width ? s : String(repeating: " ", count: width - s.count) + s
+    }
+
+    // MARK: - Markdown
+
+    public var markdown: String {
+        var lines = ["# OpenDock closed-loop benchmark", "", "Machine: \(machine)", ""]
+        for law in laws {
+            let mine = runs.filter { $0.law == law }
+            let rows = mine.map { ($0.scene, $0.figures) } + [("**overall**", Self.overall(mine))]
+            lines.append("## Control law `\(law)`")
+            lines.append("")
+            lines.append("| scene | " + rows[0].1.map(\.label).joined(separator: " | ") + " |")
+            lines.append("|---|" + rows[0].1.map { _ in "---:" }.joined(separator: "|") + "|")
+            for (name, figures) in rows {
+                lines.append("| \(name) | " + figures.map(\.text).joined(separator: " | ") + " |")
+            }
+            lines.append("")
+        }
+        if let peer { lines += ["## Python peer (same recording, same YuNet model and input size)", "", peer.markdown, ""] }
+        lines.append("Figures: centring error is the angle between the true face centre and the framing point, after acquisition, "
+                     + "in frames with the face in view; \"never\" = a step never settled or a hidden person was never chosen again; "
+                     + "\"-\" = the scene cannot show it. See README, section Benchmark.")
+        return lines.joined(separator: "\n") + "\n"
+    }
+
+    // MARK: - JSON
+
+    public var json: [String: Any] {
+        var object: [String: Any] = ["machine": machine]
+        var byLaw: [String: Any] = [:]
+        for law in laws {
+            let mine = runs.filter { $0.law == law }
+            var scenes: [String: Any] = [:]
+            for run in mine {
+                var entry: [String: Any] = [:]
+                for figure in run.figures { entry[figure.key] = figure.jsonValue }
+                var stages: [String: Any] = [:]
+                for stage in run.summary.timings.order {
+                    let p = run.summary.timings.percentiles(stage)
+                    stages[stage] = ["p50_ms": p.median ?? 0, "p99_ms": p.p99 ?? 0]
+                }
+                entry["stages"] = stages
+                entry["frames"] = run.summary.frames
+                entry["steps"] = run.evaluation.steps.map { ["time_s": $0.time, "settle_s": $0.settleTime.map { $0 as Any } ?? "never",
+                                                             "overshoot": $0.overshoot] }
+                entry["detector"] = run.summary.detectorName
+                scenes[run.scene] = entry
+            }
+            var overall: [String: Any] = [:]
+            for figure in Self.overall(mine) { overall[figure.key] = figure.jsonValue }
+            byLaw[law] = ["scenes": scenes, "overall": overall]
+        }
+        object["laws"] = byLaw
+        if let peer { object["python_peer"] = peer.json }
+        return object
+    }
+
+    public var jsonText: String {
+        let data = (try? JSONSerialization.data(withJSONObject: json, options: [.prettyPrinted, .sortedKeys])) ?? Data()
+        return String(decoding: data, as: UTF8.self)
+    }
+
+    /// CPU model and count, from the kernel.
+    public static func describeMachine() -> String {
+        let info = (try? String(contentsOfFile: "/proc/cpuinfo", encoding: .utf8)) ?? ""
+        let model = info.split(separator: "\n").first { $0.hasPrefix("model name") }.map {
+            $0.split(separator: ":", maxSplits: 1).last.map { $0.trimmingCharacters(in: .whitespaces) } ?? "?"
+        } ?? "unknown CPU"
+        let memory = Double(ProcessInfo.processInfo.physicalMemory) / 1_073_741_824
+        return "\(model), \(ProcessInfo.processInfo.activeProcessorCount) cores, \(String(format: "%.0f", memory)) GiB"
+    }
+}

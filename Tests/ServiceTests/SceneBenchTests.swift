@@ -1,0 +1,95 @@
+import Bench
+import DockCore
+import Foundation
+import Imaging
+import Motion
+import Testing
+import TestSupport
+@testable import Service
+
+/// `dockctl bench SCENE…`: repeatable figures, a complete report, and a Python peer that does the
+/// same work as OpenDock's detection path.
+@Suite(.serialized) struct SceneBenchTests {
+    var base: SessionConfiguration {
+        var c = SessionConfiguration()
+        c.mediaDirectory = Fixtures.repositoryRoot + "/.cache/media"
+        c.modelsDirectory = Fixtures.repositoryRoot + "/models"
+        c.realTime = false
+        return c
+    }
+
+    func scene(_ name: String) throws -> BenchScene { try BenchScene.load(path: Fixtures.repositoryRoot + "/scenes/\(name).json") }
+
+    @Test func sameSceneAndSeedGiveTheSameFigures() throws {
+        var c = base
+        c.maximumFrames = 100
+        let steps = try scene("steps")
+        let a = try SceneRun.run(steps, base: c, law: .dock), b = try SceneRun.run(steps, base: c, law: .dock)
+        #expect(a.summary.frames == 100 && a.summary.trace == b.summary.trace)
+        let pick = { (run: SceneRun) in run.figures.filter { SceneRun.deterministicKeys.contains($0.key) } }
+        #expect(pick(a) == pick(b))
+        // 100 frames reach 3.3 s: the first step (3 s) is measured; the person was acquired and framed.
+        #expect(a.evaluation.steps.count == 1 && a.evaluation.steps == b.evaluation.steps && (a.evaluation.loop.inViewShare ?? 0) > 0.95)
+        #expect(a.figures.first { $0.key == "acquire_s" }?.value.map { $0 < 0.5 } == true)
+    }
+
+    @Test func reportHasTablesJSONTracesAndPlots() throws {
+        let directory = Fixtures.temporaryDirectory("bench-report")
+        let command = try BenchCommand(arguments: [Fixtures.repositoryRoot + "/scenes/steps.json", Fixtures.repositoryRoot + "/scenes/occlusion.json",
+                                                   "--frames", "40", "--report", directory, "--quiet",
+                                                   "--models", Fixtures.repositoryRoot + "/models", "--media", Fixtures.repositoryRoot + "/.cache/media"])
+        var notes: [String] = []
+        let text = try command.run { notes.append($0) }
+        #expect(text.contains("control law: dock") && text.contains("control law: pid") && text.contains("overall"))
+        let json = try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: directory + "/report.json"))) as? [String: Any]
+        let laws = try #require(json?["laws"] as? [String: Any])
+        let dock = try #require((laws["dock"] as? [String: Any])?["scenes"] as? [String: Any])
+        let steps = try #require(dock["steps"] as? [String: Any])
+        #expect(steps["frames"] as? Int == 40 && steps["centering_rms_deg"] is Double && (steps["stages"] as? [String: Any])?["detect"] != nil)
+        let markdown = try String(contentsOfFile: directory + "/summary.md", encoding: .utf8)
+        #expect(markdown.contains("| steps |") && markdown.contains("| occlusion |") && markdown.contains("| **overall** |"))
+        let trace = try String(contentsOfFile: directory + "/traces/occlusion-pid.csv", encoding: .utf8)
+        #expect(trace.split(separator: "\n").count == 41 && trace.hasPrefix(TraceRow.csvHeader))
+        for plot in ["error-steps-dock.png", "error-occlusion-pid.png", "latency.png"] {
+            let image = try Frame.read(contentsOf: directory + "/plots/" + plot)
+            #expect(image.size == PixelSize(width: 1000, height: 400), "\(plot)")
+        }
+        #expect(notes.contains { $0.contains("report written to") })
+    }
+
+    @Test func benchRefusesABadSceneBeforeRunningAny() throws {
+        let directory = Fixtures.temporaryDirectory("bench-bad")
+        let bad = directory + "/bad.json"
+        try #"{"world": {"generated": {"people": [{"id": 1, "path": [[0, 0]]}]}}, "gimbal": {"max_speed": 3}}"#
+            .write(toFile: bad, atomically: true, encoding: .utf8)
+        let command = try BenchCommand(arguments: [Fixtures.repositoryRoot + "/scenes/steps.json", bad, "--quiet"])
+        #expect { _ = try command.run { _ in } } throws: { error in
+            (error as? SessionError)?.message == "scene \(bad): gimbal.max_speed: unknown key (misspelt? see docs/scenes.md)"
+        }
+    }
+
+    /// The Python peer and OpenDock's detection path find the same faces in the same recording.
+    @Test func pythonPeerFindsTheSameFaces() throws {
+        var c = base
+        c.maximumFrames = 30
+        c.annotateOutput = false
+        let video = Fixtures.temporaryDirectory("peer") + "/view.avi"
+        _ = try SceneRun.run(try scene("two-people"), base: c, law: .dock, outputVideo: video)
+        let model = Fixtures.repositoryRoot + "/models/face_detection_yunet_2022mar.onnx"
+        let ours = try PeerRunResult(json: Data(try PeerRunResult.runOurs(video: video, modelPath: model, detectWidth: 320).jsonText.utf8))
+        let python = try PeerRunResult(json: try PeerComparison.output(of: "/usr/bin/python3", [
+            Fixtures.repositoryRoot + "/Scripts/peer/yunet_peer.py", video, model, "--detect-width", "320"]))
+        #expect(ours.frames == 30 && python.frames == 30)
+        #expect(ours.faces.count >= 30 && ours.frameMilliseconds.count == 30 && python.maxResidentKB > 0)
+        let comparison = PeerComparison(video: video, ours: [ours], python: [python])
+        let agreement = comparison.agreement
+        #expect(agreement.oursMatched > 0.95 && agreement.pythonMatched > 0.95 && agreement.meanIoU > 0.95, "\(agreement)")
+        #expect(comparison.text.contains("CPU ms per frame") && comparison.markdown.contains("| peak RSS MB |"))
+    }
+
+    @Test func peerOutputThatIsNotJSONIsAClearError() {
+        #expect { _ = try PeerRunResult(json: Data("Traceback (most recent call last)".utf8)) } throws: { error in
+            (error as? SessionError)?.message.contains("printed something other than its JSON result") == true
+        }
+    }
+}

@@ -1,0 +1,33 @@
+import Foundation
+import Testing
+import TestSupport
+@testable import Service
+
+/// A short soak: the looped demo runs past its own end in real time, memory is sampled, and the
+/// per-frame records a benchmark keeps are not kept.
+@Suite(.serialized) struct SoakTests {
+    @Test func loopedDemoRunsInRealTimeAndReportsDrift() throws {
+        var soak = try SoakCommand(arguments: ["--minutes", "0.25", "--sample-seconds", "1", "--threads", "1",
+                                               "--models", Fixtures.repositoryRoot + "/models", "--media", Fixtures.repositoryRoot + "/.cache/media"])
+        soak.configuration.scene.duration = 2   // loop every 2 s: 7 loops in 15 s
+        let result = try soak.run { _ in }
+        let frames = result.summary.frames + result.summary.lateFrames
+        #expect(frames >= 420 && frames <= 452, "\(frames) frames in 15 s at 30 fps")
+        #expect(result.summary.trace.isEmpty && result.summary.frameSamples.isEmpty)
+        #expect(result.memory.count >= 14 && result.driftBytes != nil && result.slopeBytesPerTenMinutes != nil)
+        #expect(result.summary.rateContractErrors == 0 && result.summary.finalCommand == .init())
+        let report = SoakCommand.report(result, json: false)
+        #expect(report.contains("rss drift mib") && report.contains("lag p99 frames"))
+        let json = try JSONSerialization.jsonObject(with: Data(SoakCommand.report(result, json: true).utf8)) as? [String: Any]
+        #expect(json?["frames"] as? Double == Double(result.summary.frames))
+    }
+
+    @Test func driftAndSlopeOfKnownSamples() {
+        // 1 MiB every minute after a one-minute warm-up: drift 3 MiB over three minutes, slope 10 MiB per 10 minutes.
+        let mib = 1_048_576.0
+        let memory = (0...4).map { (Double($0) * 60, 50 * mib + Double(max(0, $0 - 1)) * mib) }
+        let result = SoakCommand.Result(summary: SessionSummary(), memory: memory, lagFrames: [], warmUp: 60)
+        #expect(result.driftBytes == 3 * mib)
+        #expect(abs(result.slopeBytesPerTenMinutes! - 10 * mib) < 1)
+    }
+}
