@@ -57,7 +57,8 @@ public struct SceneEvaluationSettings: Sendable, Hashable {
     public var focalLength: Double
     /// Whom to frame while nobody speaks; nil = the first person.
     public var primaryID: Int?
-    /// Times (s) the target jumps; each is measured as a step response of the gimbal's yaw.
+    /// Times (s) the target jumps; each is measured as a step response of the gimbal's yaw
+    /// error from the target's direction.
     public var steps: [Double]
     /// A step has settled once the yaw stays within this of its final aim (radians).
     public var settleBand: Double
@@ -122,18 +123,21 @@ public struct SceneEvaluation: Sendable {
         }
         self.loop = loop
 
-        // Step responses of the yaw, each up to the next step (at most 4 s).
+        // Step responses, each up to the next step (at most 4 s): the yaw's error from the
+        // target's direction at each instant, so a target that keeps moving after its jump (a
+        // real clip) is followed rather than compared with where it ends up.
         let times = samples.map(\.time)
         var steps: [Step] = []
         for (k, stepTime) in settings.steps.enumerated() {
             let end = min(k + 1 < settings.steps.count ? settings.steps[k + 1] : .infinity, stepTime + 4)
             let window = samples.indices.filter { times[$0] >= stepTime && times[$0] < end }
-            guard let first = window.first, let last = window.last, let aim = targets[last].flatMap({ id in
-                samples[last].people.first { $0.id == id }
-            })?.yaw else { continue }
-            let response = MotionMetrics.stepResponse(times: window.map { times[$0] }, values: window.map { samples[$0].yaw },
-                                                      stepTime: stepTime, start: samples[first].yaw, target: aim,
-                                                      band: settings.settleBand)
+            let errors = window.compactMap { i -> (Double, Double)? in
+                targets[i].flatMap { id in samples[i].people.first { $0.id == id } }.map { (times[i], samples[i].yaw - $0.yaw) }
+            }
+            // A jump within twice the band is no step for the head (it may rightly not move).
+            guard let first = errors.first, errors.count == window.count, abs(first.1) > 2 * settings.settleBand else { continue }
+            let response = MotionMetrics.stepResponse(times: errors.map(\.0), values: errors.map(\.1), stepTime: stepTime,
+                                                      start: first.1, target: 0, band: settings.settleBand)
             steps.append(Step(time: stepTime, settleTime: response.settleTime, overshoot: response.overshoot))
         }
         self.steps = steps
