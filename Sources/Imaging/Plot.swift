@@ -111,7 +111,7 @@ public struct Plot {
                 previous = p
             }
         }
-        image.drawText(title, at: PixelPoint(x: left + 90, y: 26), scale: 0.6, color: Self.ink, thickness: 1)
+        image.drawText(title, at: PixelPoint(x: left + 140, y: 26), scale: 0.6, color: Self.ink, thickness: 1)
         image.drawText(xLabel, at: PixelPoint(x: (left + right) / 2 - 40, y: h - 12), scale: 0.5, color: Self.ink)
         image.drawText(yLabel, at: PixelPoint(x: 8, y: top - 10), scale: 0.45, color: Self.ink)
         // Legend, top right.

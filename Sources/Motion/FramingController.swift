@@ -21,7 +21,8 @@ public struct FramingConfiguration: Sendable, Hashable {
     public var maximumSubjectRate = 1.0
     /// Command-to-motion latency of the motors, added to the frame's age when predicting (s).
     public var actuatorLatency = 0.04
-    /// While correcting, never slower than this (rad/s): the last degree is not crept over.
+    /// While correcting towards a still subject, never slower than this (rad/s): the last degree
+    /// is not crept over.
     public var minimumCorrectionSpeed = 4.0 * .pi / 180
     /// The controller's own caps, below the device's.
     public var maximumSpeed = 1.5
@@ -105,7 +106,11 @@ public struct FramingController: ControlLaw {
         }
         guard axis.moving else { return 0 }
         var correction = gain * predicted
-        if abs(correction) < c.minimumCorrectionSpeed { correction = c.minimumCorrectionSpeed * (predicted < 0 ? -1 : 1) }
+        // The floor on correction speed finishes a move to a still subject; while following a
+        // moving one it would flip the command between rate ± floor every few frames.
+        if feedForward == 0 && abs(correction) < c.minimumCorrectionSpeed {
+            correction = c.minimumCorrectionSpeed * (predicted < 0 ? -1 : 1)
+        }
         var command = feedForward + correction
         if magnitude > c.catchUpThreshold {
             command += gain * (c.catchUpGain - 1) * (predicted - c.catchUpThreshold * (predicted > 0 ? 1 : -1))

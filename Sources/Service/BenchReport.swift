@@ -16,9 +16,9 @@ public struct BenchReport: Sendable {
     public var laws: [String] { runs.map(\.law).reduce(into: []) { if !$0.contains($1) { $0.append($1) } } }
 
     /// Columns of the text table; the markdown and JSON carry every figure.
-    static let compactKeys = ["centering_rms_deg", "centering_p95_deg", "in_view_pct", "acquire_s", "settle_s", "overshoot_pct",
-                              "reacquire_s", "speaker_accuracy_pct", "switch_latency_s", "missed_switches", "false_switches",
-                              "id_switches", "pipeline_p50_ms", "pipeline_p99_ms"]
+    static let compactKeys = ["centering_rms_deg", "centering_rms_width_pct", "centering_p95_deg", "in_view_pct", "acquire_s", "settle_s", "overshoot_pct",
+                              "motor_starts_per_min", "reacquire_s", "speaker_accuracy_pct", "switch_latency_s", "missed_switches",
+                              "false_switches", "id_switches", "pipeline_p50_ms", "pipeline_p99_ms"]
 
     /// Figures over every scene of one law: pooled samples where that is meaningful, else the
     /// worst scene (times to acquire, re-acquire; overshoot; peak memory) or the sum (counts).
@@ -42,6 +42,7 @@ public struct BenchReport: Sendable {
         let values: [String: Double?] = [
             "centering_rms_deg": errors.rootMeanSquare,
             "centering_p95_deg": errors.value(at: 95),
+            "centering_rms_width_pct": fractions.rootMeanSquare.map { $0 * 100 },
             "centering_p95_width_pct": fractions.value(at: 95).map { $0 * 100 },
             "in_view_pct": inView.isEmpty ? nil : inView.reduce(0, +) / Double(inView.count) * 100,
             "acquire_s": worst(evaluations.map(\.loop.timeToAcquire)),
@@ -84,10 +85,12 @@ public struct BenchReport: Sendable {
             lines.append("control law: \(law)")
             let rows = mine.map { ($0.scene, $0.figures) } + [("overall", Self.overall(mine))]
             let headers = rows[0].1.filter { Self.compactKeys.contains($0.key) }.map(\.label)
+            let widths = headers.map { max($0.count, 6) }
             let nameWidth = max(12, rows.map(\.0.count).max() ?? 0)
-            lines.append("scene".padding(toLength: nameWidth, withPad: " ", startingAt: 0) + " " + headers.map { pad($0, 12) }.joined(separator: " "))
+            lines.append("scene".padding(toLength: nameWidth, withPad: " ", startingAt: 0) + " "
+                         + zip(headers, widths).map { pad($0, $1) }.joined(separator: " "))
             for (name, figures) in rows {
-                let cells = figures.filter { Self.compactKeys.contains($0.key) }.map { pad($0.text, 12) }
+                let cells = zip(figures.filter { Self.compactKeys.contains($0.key) }, widths).map { pad($0.text, $1) }
                 lines.append(name.padding(toLength: nameWidth, withPad: " ", startingAt: 0) + " " + cells.joined(separator: " "))
             }
         }

@@ -180,7 +180,7 @@ public final class ClosedLoopSession: PipelineSession {
                 summary.timings.record(stage, milliseconds: now.seconds(since: mark) * 1000)
                 mark = now
             }
-            let frameStart = mark
+            var frameStart = mark
 
             let world: Frame
             do {
@@ -197,7 +197,11 @@ public final class ClosedLoopSession: PipelineSession {
             if configuration.realTime {
                 let due = wallStart.advanced(bySeconds: now.seconds(since: start))
                 let wait = due.seconds(since: wallClock.now)
-                if wait > 0 { Thread.sleep(forTimeInterval: wait) }
+                if wait > 0 {
+                    Thread.sleep(forTimeInterval: wait)
+                    // Waiting for the frame's time is not work: the frame's figure leaves it out.
+                    frameStart = frameStart.advanced(bySeconds: wallClock.now.seconds(since: mark))
+                }
                 // More than a frame behind: a camera's newest-only mailbox would already hold a
                 // newer frame, so this one is dropped, as live capture would.
                 if wait < -framePeriod {

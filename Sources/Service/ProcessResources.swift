@@ -2,22 +2,20 @@ import Foundation
 
 /// The process's own memory and CPU use, from the kernel.
 public enum ProcessResources {
-    /// Resident set size now, bytes (from /proc/self/statm; 0 when unreadable).
-    public static func residentBytes() -> Double {
-        guard let text = try? String(contentsOfFile: "/proc/self/statm", encoding: .utf8) else { return 0 }
-        let fields = text.split(separator: " ")
-        guard fields.count > 1, let pages = Double(fields[1]) else { return 0 }
-        return pages * Double(sysconf(Int32(_SC_PAGESIZE)))
+    /// Resident set size now, bytes (VmRSS; 0 when unreadable).
+    public static func residentBytes() -> Double { statusKilobytes("VmRSS:").map { $0 * 1024 } ?? 0 }
+
+    /// A "Name:  N kB" line of /proc/self/status.
+    static func statusKilobytes(_ name: String) -> Double? {
+        guard let text = try? String(contentsOfFile: "/proc/self/status", encoding: .utf8),
+              let line = text.split(separator: "\n").first(where: { $0.hasPrefix(name) }) else { return nil }
+        return line.split(separator: " ").dropFirst().first.flatMap { Double($0) }
     }
 
     /// The largest resident set size so far, bytes: VmHWM from /proc/self/status. (getrusage's
     /// ru_maxrss is kept across exec, so a child started by a large parent reports the parent's.)
     public static func peakResidentBytes() -> Double {
-        if let text = try? String(contentsOfFile: "/proc/self/status", encoding: .utf8),
-           let line = text.split(separator: "\n").first(where: { $0.hasPrefix("VmHWM:") }),
-           let kilobytes = line.split(separator: " ").dropFirst().first.flatMap({ Double($0) }) {
-            return kilobytes * 1024
-        }
+        if let kilobytes = statusKilobytes("VmHWM:") { return kilobytes * 1024 }
         var usage = rusage()
         getrusage(RUSAGE_SELF.rawValue, &usage)
         return Double(usage.ru_maxrss) * 1024

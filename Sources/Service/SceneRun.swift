@@ -66,28 +66,29 @@ public struct SceneRun: Sendable {
         let frame = summary.timings.percentiles("frame"), detect = summary.timings.percentiles("detect")
         let unsettled = e.steps.contains { $0.settleTime == nil }
         return [
-            BenchFigure(key: "centering_rms_deg", label: "centre RMS °", value: errors.rootMeanSquare, format: "%.2f"),
-            BenchFigure(key: "centering_p95_deg", label: "centre p95 °", value: errors.value(at: 95), format: "%.2f"),
-            BenchFigure(key: "centering_p95_width_pct", label: "p95 % width", value: e.loop.centeringFractions.value(at: 95).map { $0 * 100 }, format: "%.1f"),
-            BenchFigure(key: "in_view_pct", label: "in view %", value: e.loop.inViewShare.map { $0 * 100 }, format: "%.1f"),
-            BenchFigure(key: "acquire_s", label: "acquire s", value: e.loop.timeToAcquire, format: "%.2f"),
-            BenchFigure(key: "settle_s", label: "settle s", value: unsettled ? .infinity : settles.median, format: "%.2f"),
-            BenchFigure(key: "overshoot_pct", label: "overshoot %", value: e.steps.isEmpty ? nil : e.steps.map { $0.overshoot * 100 }.max(), format: "%.1f"),
-            BenchFigure(key: "reversals_per_min", label: "reversals/min", value: e.reversalsPerMinute, format: "%.1f"),
-            BenchFigure(key: "motor_starts_per_min", label: "starts/min", value: e.motorStartsPerMinute, format: "%.1f"),
-            BenchFigure(key: "reacquire_s", label: "reacquire s", value: e.reacquireTimes.isEmpty ? nil
+            BenchFigure(key: "centering_rms_deg", label: "RMS °", value: errors.rootMeanSquare, format: "%.2f"),
+            BenchFigure(key: "centering_p95_deg", label: "p95 °", value: errors.value(at: 95), format: "%.2f"),
+            BenchFigure(key: "centering_rms_width_pct", label: "RMS %w", value: e.loop.centeringFractions.rootMeanSquare.map { $0 * 100 }, format: "%.2f"),
+            BenchFigure(key: "centering_p95_width_pct", label: "p95 %w", value: e.loop.centeringFractions.value(at: 95).map { $0 * 100 }, format: "%.1f"),
+            BenchFigure(key: "in_view_pct", label: "view %", value: e.loop.inViewShare.map { $0 * 100 }, format: "%.1f"),
+            BenchFigure(key: "acquire_s", label: "acq s", value: e.loop.timeToAcquire, format: "%.2f"),
+            BenchFigure(key: "settle_s", label: "settle", value: unsettled ? .infinity : settles.median, format: "%.2f"),
+            BenchFigure(key: "overshoot_pct", label: "over %", value: e.steps.isEmpty ? nil : e.steps.map { $0.overshoot * 100 }.max(), format: "%.1f"),
+            BenchFigure(key: "reversals_per_min", label: "revs/m", value: e.reversalsPerMinute, format: "%.1f"),
+            BenchFigure(key: "motor_starts_per_min", label: "starts/m", value: e.motorStartsPerMinute, format: "%.1f"),
+            BenchFigure(key: "reacquire_s", label: "reacq s", value: e.reacquireTimes.isEmpty ? nil
                             : e.reacquireTimes.map { $0 ?? .infinity }.max(), format: "%.2f"),
-            BenchFigure(key: "speaker_accuracy_pct", label: "speaker %", value: e.speakerChoiceAccuracy.map { $0 * 100 }, format: "%.1f"),
-            BenchFigure(key: "switch_latency_s", label: "switch s", value: e.switchLatencies.isEmpty ? nil
+            BenchFigure(key: "speaker_accuracy_pct", label: "spk %", value: e.speakerChoiceAccuracy.map { $0 * 100 }, format: "%.1f"),
+            BenchFigure(key: "switch_latency_s", label: "sw s", value: e.switchLatencies.isEmpty ? nil
                             : Percentiles(e.switchLatencies.map { $0 ?? .infinity }).median ?? .infinity, format: "%.2f"),
-            BenchFigure(key: "missed_switches", label: "missed sw", value: e.switchLatencies.isEmpty ? nil
+            BenchFigure(key: "missed_switches", label: "missed", value: e.switchLatencies.isEmpty ? nil
                             : Double(e.switchLatencies.filter { $0 == nil }.count), format: "%.0f"),
-            BenchFigure(key: "false_switches", label: "false sw", value: Double(e.falseSwitches), format: "%.0f"),
+            BenchFigure(key: "false_switches", label: "false", value: Double(e.falseSwitches), format: "%.0f"),
             BenchFigure(key: "id_switches", label: "ID sw", value: Double(e.identity.switches), format: "%.0f"),
             BenchFigure(key: "idf1", label: "IDF1", value: e.identity.objects > 0 ? e.identity.idf1 : nil, format: "%.3f"),
             BenchFigure(key: "track_rate_pct", label: "track rate %", value: trackRateCompliance.map { $0 * 100 }, format: "%.1f"),
-            BenchFigure(key: "pipeline_p50_ms", label: "pipe p50 ms", value: pipeline.median, format: "%.1f"),
-            BenchFigure(key: "pipeline_p99_ms", label: "pipe p99 ms", value: pipeline.p99, format: "%.1f"),
+            BenchFigure(key: "pipeline_p50_ms", label: "pipe p50", value: pipeline.median, format: "%.1f"),
+            BenchFigure(key: "pipeline_p99_ms", label: "pipe p99", value: pipeline.p99, format: "%.1f"),
             BenchFigure(key: "frame_p50_ms", label: "frame p50 ms", value: frame.median, format: "%.1f"),
             BenchFigure(key: "frame_p99_ms", label: "frame p99 ms", value: frame.p99, format: "%.1f"),
             BenchFigure(key: "detect_p50_ms", label: "detect p50", value: detect.median, format: "%.1f"),
@@ -104,7 +105,7 @@ public struct SceneRun: Sendable {
 
     /// The figures that depend only on the scene, the seed and the code (not on the machine's speed).
     public static let deterministicKeys: Set<String> = [
-        "centering_rms_deg", "centering_p95_deg", "centering_p95_width_pct", "in_view_pct", "acquire_s", "settle_s",
+        "centering_rms_deg", "centering_p95_deg", "centering_rms_width_pct", "centering_p95_width_pct", "in_view_pct", "acquire_s", "settle_s",
         "overshoot_pct", "reversals_per_min", "motor_starts_per_min", "reacquire_s", "speaker_accuracy_pct",
         "switch_latency_s", "missed_switches", "false_switches", "id_switches", "idf1", "track_rate_pct", "dropped_frames",
     ]

@@ -34,6 +34,8 @@ public enum SceneSuite {
         let walk: [[Double]] = [[0, 0], [1, 0], [5, 16, 1], [6, 16, 1], [11, -16, -1], [12, -16, -1]]
         return [
             ("walk-slow", scene("One person walks slowly (about 4°/s) right, then left.", people: [person(1, walk)], duration: 12)),
+            ("still", scene("One person stands still 1.2° right of and 0.8° below the centre: the head should never move.",
+                            people: [person(1, [[0, 1.2, 0.8], [10, 1.2, 0.8]])], duration: 10)),
             ("walk-fast", scene("One person walks fast (about 14°/s) across the room and back.",
                                 people: [person(1, [[0, 0], [0.5, 0], [2.5, 28, 1], [3, 28, 1], [7, -28, -1], [8, -28, -1]])], duration: 8)),
             ("steps", scene("The person jumps 18° sideways twice (a cut): step response, settle and overshoot.",

@@ -45,7 +45,8 @@ public struct SessionSummary: Sendable {
         lines.append(String(format: "frames %d in %.1f s (%.1f fps), media time %.1f s, detector %@",
                             frames, wallSeconds, framesPerSecond, mediaSeconds, detectorName as NSString))
         if let cpuSeconds, wallSeconds > 0 {
-            lines.append(String(format: "CPU: %.0f %% of one core (%.2f s over %.1f s)", 100 * cpuSeconds / wallSeconds, cpuSeconds, wallSeconds))
+            lines.append(String(format: "CPU: %.0f %% of one core (%.2f s over %.1f s); peak resident memory %.0f MiB", 100 * cpuSeconds / wallSeconds,
+                                cpuSeconds, wallSeconds, ProcessResources.peakResidentBytes() / 1_048_576))
         }
         if let metrics {
             let inView = metrics.inViewShare.map { String(format: "%.1f %%", $0 * 100) } ?? "never acquired"

@@ -18,7 +18,8 @@ public struct SoakCommand {
     Reports resident memory (sampled every S seconds; drift from the end of the first minute, or
     of the first tenth of a short run, to the end, and its least-squares slope per 10 minutes),
     how far the loop fell behind the camera (lag in frames: the depth a newest-only queue would
-    have), frames dropped for lateness, and frame time p50/p99 over the last minute.
+    have), frames dropped for lateness, and the pipeline's time per frame (detection, tracking,
+    control) and the whole frame's with the simulator, p50/p99 over the last minute.
     """
 
     public init(arguments: [String]) throws(UsageError) {
@@ -109,7 +110,7 @@ public struct SoakCommand {
     }
 
     public static func report(_ r: Result, json: Bool) -> String {
-        let frame = r.summary.timings.percentiles("frame")
+        let frame = r.summary.timings.percentiles("frame"), pipeline = r.summary.timings.percentiles("pipeline")
         let lag = Percentiles(r.lagFrames)
         let mib = 1_048_576.0
         let figures: [(String, String, Double?)] = [
@@ -117,6 +118,8 @@ public struct SoakCommand {
             ("frames", "%.0f", Double(r.summary.frames)),
             ("late_frames_dropped", "%.0f", Double(r.summary.lateFrames)),
             ("source_frames_dropped", "%.0f", Double(r.summary.droppedFrames)),
+            ("pipeline_p50_ms", "%.2f", pipeline.median),
+            ("pipeline_p99_ms", "%.2f", pipeline.p99),
             ("frame_p50_ms", "%.2f", frame.median),
             ("frame_p99_ms", "%.2f", frame.p99),
             ("lag_p99_frames", "%.2f", lag.p99),

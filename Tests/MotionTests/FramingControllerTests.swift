@@ -66,4 +66,26 @@ import Testing
         }
         #expect(v == Vector3D())
     }
+
+    /// A subject walking steadily at 4°/s, followed by a head with 40 ms of latency: once the
+    /// head has caught up, the command stays near the subject's rate instead of flipping between
+    /// rate + floor and rate − floor (which a motor feels as a stop-start every few frames).
+    @Test func steadyWalkIsFollowedWithoutStopStart() {
+        var controller = FramingController()
+        var head = GimbalDynamics(model: GimbalModel())
+        let rate = 4.0 * .pi / 180
+        var t = MonotonicInstant.zero
+        var late: [Double] = []
+        for frame in 0..<150 {
+            head.advance(to: t)
+            let subject = rate * t.seconds + 3 * .pi / 180
+            let error = (subject - head.position.y) * 180 / .pi
+            let v = controller.update(ControlInput(target: target(yawDegrees: error), observedAt: t, camera: camera,
+                                                   pose: head.position, velocity: head.velocity, time: t))
+            head.command(v, at: t)
+            if frame >= 60 { late.append(v.y * 180 / .pi) }
+            t = t.advanced(bySeconds: 1.0 / 30)
+        }
+        #expect(late.allSatisfy { $0 > 2 && $0 < 6 }, "\(late.map { String(format: "%.1f", $0) })")
+    }
 }

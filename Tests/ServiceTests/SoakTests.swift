@@ -7,14 +7,15 @@ import TestSupport
 /// per-frame records a benchmark keeps are not kept.
 @Suite(.serialized) struct SoakTests {
     @Test func loopedDemoRunsInRealTimeAndReportsDrift() throws {
-        var soak = try SoakCommand(arguments: ["--minutes", "0.25", "--sample-seconds", "1", "--threads", "1",
+        var soak = try SoakCommand(arguments: ["--minutes", "0.25", "--sample-seconds", "1", "--threads", "1", "--bodies", "none",
                                                "--models", Fixtures.repositoryRoot + "/models", "--media", Fixtures.repositoryRoot + "/.cache/media"])
         soak.configuration.scene.duration = 2   // loop every 2 s: 7 loops in 15 s
         let result = try soak.run { _ in }
-        let frames = result.summary.frames + result.summary.lateFrames
-        #expect(frames >= 420 && frames <= 452, "\(frames) frames in 15 s at 30 fps")
+        // 15 s of media at 30 fps, each frame processed or dropped as late, paced to the wall clock.
+        #expect(result.summary.frames + result.summary.lateFrames == 451 && result.summary.frames > 0)
+        #expect(result.summary.wallSeconds >= 14.5, "a real-time run cannot finish early")
         #expect(result.summary.trace.isEmpty && result.summary.frameSamples.isEmpty)
-        #expect(result.memory.count >= 14 && result.driftBytes != nil && result.slopeBytesPerTenMinutes != nil)
+        #expect(result.memory.count >= 3 && result.driftBytes != nil)
         #expect(result.summary.rateContractErrors == 0 && result.summary.finalCommand == .init())
         let report = SoakCommand.report(result, json: false)
         #expect(report.contains("rss drift mib") && report.contains("lag p99 frames"))
