@@ -96,6 +96,7 @@ public final class DockAccessory: Hashable, Sendable {
             return TrackOutcome(framedRect: framed, command: sent)
         } catch {
             motors.stop(at: now)
+            if case .deviceSilent = error { throw .notConnected }
             throw .invalidParameter
         }
     }

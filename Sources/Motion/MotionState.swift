@@ -39,4 +39,11 @@ public protocol MotorBackend: AnyObject, Sendable {
     /// Turn at these rates (rad/s) from now on.
     func setVelocity(_ velocity: Vector3D, at time: MonotonicInstant) throws
     func motionState(at time: MonotonicInstant) -> MotionState
+    /// Seconds a device with position feedback has left a query unanswered after answering
+    /// before; nil while it answers (and for devices without feedback).
+    func feedbackSilence(at time: MonotonicInstant) -> Double?
+}
+
+extension MotorBackend {
+    public func feedbackSilence(at time: MonotonicInstant) -> Double? { nil }
 }

@@ -4,11 +4,16 @@ import DockCore
 public enum MotorCommandError: Error, Sendable, Equatable, CustomStringConvertible {
     case nonFinite(Vector3D)
     case backend(String)
+    /// The device stopped answering its position queries: the motors were told to stop.
+    case deviceSilent(String, seconds: Double)
 
     public var description: String {
         switch self {
         case .nonFinite(let v): "refused a non-finite velocity \(v)"
         case .backend(let message): "motor backend failed: \(message)"
+        case .deviceSilent(let name, let seconds):
+            "motor device \(name) has not answered for \(String(format: "%.1f", seconds)) s: motors stopped; "
+                + "check its power and cable (commands resume when it answers)"
         }
     }
 }
@@ -16,7 +21,8 @@ public enum MotorCommandError: Error, Sendable, Equatable, CustomStringConvertib
 /// The one place limits are enforced and the deadman lives. Every command to a backend passes
 /// here: non-finite commands are refused, speeds are clamped to the axis limits, motion toward
 /// an end of travel slows to a stop at the limit, and when commands stop for longer than the
-/// deadman timeout `service(at:)` stops the motors.
+/// deadman timeout `service(at:)` stops the motors; a device that stops answering its position
+/// queries mid-run is stopped and refused until it answers again.
 public final class MotorController: Sendable {
     public let backend: any MotorBackend
     private struct State {
@@ -24,14 +30,21 @@ public final class MotorController: Sendable {
         var deadman: Deadman
         var lastCommand = Vector3D()
         var stoppedByDeadman = 0
+        var silent = false
+        var stoppedBySilence = 0
     }
     private let state: Protected<State>
 
     /// How hard motion is braked near an end of travel: speed ≤ gain × distance to the end.
     static let edgeBrakingGain = 4.0
 
-    public init(backend: any MotorBackend, deadmanTimeout: Double = 0.2) {
+    /// A device that answered before and then leaves its position queries unanswered this long
+    /// is treated as gone: motors stopped, commands refused until it answers again.
+    public let silenceTimeout: Double
+
+    public init(backend: any MotorBackend, deadmanTimeout: Double = 0.2, silenceTimeout: Double = 1.0) {
         self.backend = backend
+        self.silenceTimeout = silenceTimeout
         state = Protected(State(limits: backend.capabilities.limits, deadman: Deadman(timeout: deadmanTimeout)))
     }
 
@@ -40,6 +53,27 @@ public final class MotorController: Sendable {
     public var lastCommand: Vector3D { state.withLock { $0.lastCommand } }
     /// How many times the deadman has stopped the motors.
     public var deadmanStops: Int { state.withLock { $0.stoppedByDeadman } }
+    /// How many times the device fell silent (and the motors were stopped for it).
+    public var silenceStops: Int { state.withLock { $0.stoppedBySilence } }
+    /// The device is silent now: commands are refused.
+    public var isDeviceSilent: Bool { state.withLock { $0.silent } }
+
+    /// Notes whether the device has fallen silent or come back; on falling silent, stops the
+    /// motors (the command may not arrive; it is still the safe thing to send). Returns the
+    /// silence in seconds while it lasts.
+    private func checkSilence(_ state: inout State, at time: MonotonicInstant) -> Double? {
+        guard let silence = backend.feedbackSilence(at: time), silence > silenceTimeout else {
+            state.silent = false
+            return nil
+        }
+        if !state.silent {
+            state.silent = true
+            state.stoppedBySilence += 1
+            try? backend.setVelocity(Vector3D(), at: time)
+            state.lastCommand = Vector3D()
+        }
+        return silence
+    }
 
     /// Sends a velocity (rad/s) after applying limits; returns what was sent.
     @discardableResult
@@ -47,6 +81,7 @@ public final class MotorController: Sendable {
         guard velocity.isFinite else { throw .nonFinite(velocity) }
         let pose = backend.motionState(at: time).angularPositions
         return try state.withLock { state throws(MotorCommandError) -> Vector3D in
+            if let silence = checkSilence(&state, at: time) { throw .deviceSilent(backend.name, seconds: silence) }
             let limited = Vector3D(x: Self.limit(velocity.x, position: pose.x, axis: state.limits.pitch),
                                    y: Self.limit(velocity.y, position: pose.y, axis: state.limits.yaw),
                                    z: Self.limit(velocity.z, position: pose.z, axis: state.limits.roll))
@@ -62,6 +97,7 @@ public final class MotorController: Sendable {
     @discardableResult
     public func service(at time: MonotonicInstant) -> Bool {
         state.withLock { state in
+            if checkSilence(&state, at: time) != nil { return false }
             guard state.deadman.isExpired(at: time), state.lastCommand != Vector3D() else { return false }
             try? backend.setVelocity(Vector3D(), at: time)
             state.lastCommand = Vector3D()

@@ -122,7 +122,7 @@ public final class LiveSession: PipelineSession {
         do { feeder = try TrackFeeder(rate: configuration.trackRate) } catch { throw SessionError("--rate: \(error)") }
 
         let controlDone = Protected(false)
-        let control = ControlLoop(accessory: accessory, shared: shared, clock: clock, stop: stop)
+        let control = ControlLoop(accessory: accessory, shared: shared, events: events, clock: clock, stop: stop)
         let controlThread = Thread { [feeder] in
             var schedule = feeder
             control.run(feeder: &schedule)
@@ -206,6 +206,7 @@ public final class LiveSession: PipelineSession {
         summary.finalCommand = accessory.motors.lastCommand
         summary.stoppedBySignal = stop.signalReceived != nil
         summary.deadmanStops = accessory.motors.deadmanStops
+        summary.silentMotorStops = accessory.motors.silenceStops
         return summary
     }
 
@@ -213,11 +214,22 @@ public final class LiveSession: PipelineSession {
     private struct ControlLoop: @unchecked Sendable {
         let accessory: DockAccessory
         let shared: Protected<Shared>
+        let events: Protected<[CameraEvent]>
         let clock: SystemMonotonicClock
         let stop: StopFlag
 
         func run(feeder: inout TrackFeeder) {
+            var silent = false
             while !stop.isSet {
+                // A gimbal that stops answering is stopped by the motor controller; say so once.
+                if accessory.motors.isDeviceSilent != silent {
+                    silent.toggle()
+                    let name = accessory.motors.backend.name
+                    events.withLock {
+                        $0.append(silent ? .undocked("gimbal \(name) stopped answering; motors stopped until it answers")
+                                         : .docked("gimbal \(name) answering again"))
+                    }
+                }
                 let now = clock.now
                 if feeder.isDue(at: now) {
                     let (observations, camera) = shared.withLock { s -> ([Observation], CameraInformation?) in
@@ -232,7 +244,8 @@ public final class LiveSession: PipelineSession {
                                 if let o = observations.first { s.commandLatencies.record("capture→command", milliseconds: clock.now.seconds(since: o.stamp.time) * 1000) }
                             }
                         } catch {
-                            shared.withLock { $0.rateErrors += 1 }
+                            // A silent gimbal is reported above, not as a broken rate contract.
+                            if error != .notConnected { shared.withLock { $0.rateErrors += 1 } }
                         }
                     }
                 }

@@ -17,6 +17,8 @@ public struct SessionSummary: Sendable {
     public var trackCalls = 0
     public var rateContractErrors = 0
     public var deadmanStops = 0
+    /// Times the motor device stopped answering mid-run (and the motors were stopped for it).
+    public var silentMotorStops = 0
     public var finalCommand = Vector3D()
     public var outputVideo: String?
     public var stoppedBySignal = false
@@ -59,6 +61,7 @@ public struct SessionSummary: Sendable {
                                 (fraction.median ?? .nan) * 100))
         }
         lines.append("track calls \(trackCalls), rate-contract errors \(rateContractErrors), deadman stops \(deadmanStops), "
+                     + (silentMotorStops > 0 ? "motor device silent \(silentMotorStops) times, " : "")
                      + "dropped frames \(droppedFrames), detector failures \(detectorFailures)")
         lines.append("motors at exit: \(finalCommand == Vector3D() ? "stopped" : "MOVING \(finalCommand)")")
         if let outputVideo { lines.append("annotated video: \(outputVideo)") }

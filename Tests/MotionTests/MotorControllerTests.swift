@@ -78,3 +78,22 @@ import TestSupport
         }
     }
 }
+
+@Suite struct PolledFeedbackTests {
+    @Test func silenceCountsOnlyAfterTheDeviceHasAnswered() {
+        var feedback = PolledFeedback()
+        let t0 = MonotonicInstant.zero
+        // A device that never answers position queries (some Pelco-D heads) is never "silent".
+        for i in 0..<30 { _ = feedback.queryDue(at: t0.advanced(bySeconds: Double(i) * 0.1), interval: 0.1) }
+        #expect(feedback.silence(at: t0.advanced(bySeconds: 3)) == nil)
+        feedback.report(Vector3D(), at: t0.advanced(bySeconds: 3))
+        #expect(feedback.silence(at: t0.advanced(bySeconds: 3.05)) == nil)
+        // Asked at 3.1 s and not answered: silent since then.
+        let asked = feedback.queryDue(at: t0.advanced(bySeconds: 3.1), interval: 0.1)
+        #expect(asked)
+        _ = feedback.queryDue(at: t0.advanced(bySeconds: 3.2), interval: 0.1)
+        #expect(feedback.silence(at: t0.advanced(bySeconds: 4.1)).map { abs($0 - 1) < 1e-9 } == true)
+        feedback.report(Vector3D(), at: t0.advanced(bySeconds: 4.2))
+        #expect(feedback.silence(at: t0.advanced(bySeconds: 4.2)) == nil)
+    }
+}

@@ -92,6 +92,44 @@ import TestSupport
         })
     }
 
+    /// A camera that answered and then hangs mid-run: the controller stops the motors, refuses
+    /// commands while it stays silent, and takes them again once it answers.
+    @Test func cameraFallingSilentMidRunIsStoppedAndRefused() throws {
+        let camera = VISCACamera()
+        let port = try SerialPeer { camera.handle($0) }
+        let path = port.path
+        let backend = try VISCABackend(name: path, open: { () throws(LinkError) -> any ByteLink in try FileDescriptorLink.serial(path, baud: 9600) })
+        defer { backend.close() }
+        let controller = MotorController(backend: backend, silenceTimeout: 0.5)
+        let clock = SystemMonotonicClock()
+        var refusal: MotorCommandError?
+        func drive() -> Bool {   // one control tick
+            Thread.sleep(forTimeInterval: 0.03)
+            do {
+                try controller.command(Vector3D(x: 0, y: 0.3, z: 0), at: clock.now)
+                refusal = nil
+                return true
+            } catch {
+                refusal = error
+                return false
+            }
+        }
+        #expect(wait(2) { drive() && !backend.motionState(at: clock.now).isCommandedOnly })
+        #expect(controller.lastCommand.y == 0.3 && controller.silenceStops == 0)
+        camera.muted = true
+        #expect(wait(3) { !drive() })
+        guard case .deviceSilent(let name, let seconds)? = refusal else {
+            Issue.record("expected a silent-device refusal, got \(String(describing: refusal))")
+            return
+        }
+        #expect(name == path && seconds > 0.5)
+        #expect(controller.isDeviceSilent && controller.silenceStops == 1 && controller.lastCommand == Vector3D())
+        #expect(refusal?.description.contains("has not answered") == true)
+        camera.muted = false
+        #expect(wait(3) { drive() })
+        #expect(!controller.isDeviceSilent && controller.silenceStops == 1 && controller.lastCommand.y == 0.3)
+    }
+
     @Test func silentCameraIsRefused() throws {
         let port = try SerialPeer { _ in [] }
         let path = port.path

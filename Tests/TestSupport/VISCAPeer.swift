@@ -21,6 +21,13 @@ public final class VISCACamera: @unchecked Sendable {
         set { lock.withLock { bufferFull = newValue } }
     }
 
+    private var isMuted = false
+    /// A hung controller: ignores and answers nothing while set.
+    public var muted: Bool {
+        get { lock.withLock { isMuted } }
+        set { lock.withLock { isMuted = newValue } }
+    }
+
     public init(model: VISCAModel = VISCAModel()) { self.model = model }
 
     private var now: MonotonicInstant { MonotonicInstant(nanoseconds: SystemMonotonicClock().now.nanoseconds - start.nanoseconds) }
@@ -32,7 +39,8 @@ public final class VISCACamera: @unchecked Sendable {
     public func handle(_ bytes: [UInt8]) -> [UInt8] {
         lock.withLock {
             dynamics.advance(to: now)
-            return decoder.feed(bytes).flatMap(answer)
+            let messages = decoder.feed(bytes)
+            return isMuted ? [] : messages.flatMap(answer)
         }
     }
 

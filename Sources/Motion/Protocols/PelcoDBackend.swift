@@ -89,6 +89,8 @@ public final class PelcoDBackend: MotorBackend {
         return state.withLock { $0.feedback.motionState(at: time) }
     }
 
+    public func feedbackSilence(at time: MonotonicInstant) -> Double? { state.withLock { $0.feedback.silence(at: time) } }
+
     private func queryIfDue(at time: MonotonicInstant) {
         if state.withLock({ $0.feedback.queryDue(at: time, interval: 0.1) }) { try? runner.send(PelcoD.queryPan(address: address).bytes + PelcoD.queryTilt(address: address).bytes) }
     }

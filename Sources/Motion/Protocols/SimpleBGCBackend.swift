@@ -80,6 +80,8 @@ public final class SimpleBGCBackend: MotorBackend {
         return state.withLock { $0.feedback.motionState(at: time) }
     }
 
+    public func feedbackSilence(at time: MonotonicInstant) -> Double? { state.withLock { $0.feedback.silence(at: time) } }
+
     private func requestPoseIfDue(at time: MonotonicInstant) {
         if state.withLock({ $0.feedback.queryDue(at: time, interval: 0.05) }) {
             try? runner.send(SimpleBGC.encode(SimpleBGC.Frame(command: SimpleBGC.Command.realtimeData3.rawValue, payload: []), version: version))

@@ -94,6 +94,8 @@ public final class VISCABackend: MotorBackend {
         return state.withLock { $0.feedback.motionState(at: time) }
     }
 
+    public func feedbackSilence(at time: MonotonicInstant) -> Double? { state.withLock { $0.feedback.silence(at: time) } }
+
     private func inquireIfDue(at time: MonotonicInstant) {
         if state.withLock({ $0.feedback.queryDue(at: time, interval: 0.1) }) { try? runner.send(VISCA.positionInquiry(address: model.address)) }
     }
