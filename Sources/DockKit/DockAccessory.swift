@@ -96,8 +96,10 @@ public final class DockAccessory: Hashable, Sendable {
             return TrackOutcome(framedRect: framed, command: sent)
         } catch {
             motors.stop(at: now)
-            if case .deviceSilent = error { throw .notConnected }
-            throw .invalidParameter
+            switch error {
+            case .deviceSilent, .halted: throw .notConnected
+            default: throw .invalidParameter
+            }
         }
     }
 

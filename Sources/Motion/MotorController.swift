@@ -6,11 +6,14 @@ public enum MotorCommandError: Error, Sendable, Equatable, CustomStringConvertib
     case backend(String)
     /// The device stopped answering its position queries: the motors were told to stop.
     case deviceSilent(String, seconds: Double)
+    /// The controller was halted (shutdown): only stops are sent from now on.
+    case halted
 
     public var description: String {
         switch self {
         case .nonFinite(let v): "refused a non-finite velocity \(v)"
         case .backend(let message): "motor backend failed: \(message)"
+        case .halted: "the motors are halted for shutdown"
         case .deviceSilent(let name, let seconds):
             "motor device \(name) has not answered for \(String(format: "%.1f", seconds)) s: motors stopped; "
                 + "check its power and cable (commands resume when it answers)"
@@ -32,6 +35,7 @@ public final class MotorController: Sendable {
         var stoppedByDeadman = 0
         var silent = false
         var stoppedBySilence = 0
+        var haltedAt: MonotonicInstant?
     }
     private let state: Protected<State>
 
@@ -81,6 +85,7 @@ public final class MotorController: Sendable {
         guard velocity.isFinite else { throw .nonFinite(velocity) }
         let pose = backend.motionState(at: time).angularPositions
         return try state.withLock { state throws(MotorCommandError) -> Vector3D in
+            if state.haltedAt != nil { throw .halted }
             if let silence = checkSilence(&state, at: time) { throw .deviceSilent(backend.name, seconds: silence) }
             let limited = Vector3D(x: Self.limit(velocity.x, position: pose.x, axis: state.limits.pitch),
                                    y: Self.limit(velocity.y, position: pose.y, axis: state.limits.yaw),
@@ -105,6 +110,19 @@ public final class MotorController: Sendable {
             return true
         }
     }
+
+    /// Stops all axes now and refuses every later command: the safe state at shutdown, callable
+    /// from any thread (the signal thread calls it the moment a stop is asked for).
+    public func halt(at time: MonotonicInstant) {
+        state.withLock { state in
+            try? backend.setVelocity(Vector3D(), at: time)
+            state.lastCommand = Vector3D()
+            if state.haltedAt == nil { state.haltedAt = time }
+        }
+    }
+
+    /// When `halt` first stopped the motors.
+    public var haltedAt: MonotonicInstant? { state.withLock { $0.haltedAt } }
 
     /// Stops all axes now (shutdown, errors, tracking off).
     public func stop(at time: MonotonicInstant) {

@@ -167,6 +167,18 @@ public final class ClosedLoopSession: PipelineSession {
         var lastTime = MonotonicInstant.zero
         var command = Vector3D()
 
+        // A stop request halts the motors at once, from the thread that asks (the signal
+        // thread), at the media time that corresponds to that moment; the frame in progress
+        // then finds its commands refused.
+        let mediaNow = Protected<(media: MonotonicInstant, wall: MonotonicInstant)?>(nil)
+        let haltDelay = Protected<Double?>(nil)
+        let motors = accessory.motors, clock = wallClock
+        stop.whenSet { [weak stop] in
+            let wall = clock.now
+            let media = mediaNow.withLock { $0.map { $0.media.advanced(bySeconds: wall.seconds(since: $0.wall)) } } ?? .zero
+            motors.halt(at: media)
+            haltDelay.withLock { $0 = stop?.setAt.map { clock.now.seconds(since: max($0, wallStart)) } }
+        }
         defer {
             // Safe state on every exit, errors included.
             accessory.stopMotors(at: lastTime)
@@ -211,6 +223,7 @@ public final class ClosedLoopSession: PipelineSession {
                 mark = wallClock.now
             }
             lastTime = now
+            mediaNow.withLock { $0 = (now, wallClock.now) }
 
             // The view the camera on the gimbal sees now.
             let pose = gimbal?.motionState(at: now).angularPositions ?? Vector3D()
@@ -250,7 +263,8 @@ public final class ClosedLoopSession: PipelineSession {
                         command = outcome.command
                         summary.trackCalls += 1
                     } catch {
-                        summary.rateContractErrors += 1
+                        // After a stop request the halted motors refuse commands; that is no contract error.
+                        if !stop.isSet { summary.rateContractErrors += 1 }
                     }
                 }
                 accessory.service(at: tick)
@@ -320,7 +334,7 @@ public final class ClosedLoopSession: PipelineSession {
         // Safe state: motors stopped before anything else is reported.
         accessory.stopMotors(at: lastTime)
         // Motors cannot move before the run starts: a signal during start-up counts from then.
-        summary.motorStopDelay = stop.setAt.map { wallClock.now.seconds(since: max($0, wallStart)) }
+        summary.motorStopDelay = haltDelay.withLock { $0 } ?? stop.setAt.map { wallClock.now.seconds(since: max($0, wallStart)) }
         summary.cpuSeconds = SessionSummary.processCPUSeconds() - cpuStart
         summary.finalCommand = accessory.motors.lastCommand
         summary.stoppedBySignal = stop.isSet

@@ -133,6 +133,13 @@ public final class LiveSession: PipelineSession {
 
         // Motors first: stop the control thread, command a stop, then let capture wind down.
         let shutDown = Protected(false)
+        // A stop request halts the motors from the signal thread itself, not after the frame in progress.
+        let haltDelay = Protected<Double?>(nil)
+        let motors = accessory.motors, clock = self.clock
+        stop.whenSet { [weak stop] in
+            motors.halt(at: clock.now)
+            haltDelay.withLock { $0 = stop?.setAt.map { clock.now.seconds(since: max($0, start)) } }
+        }
         func shutdown() -> Double? {
             guard !shutDown.withLock({ done in defer { done = true }; return done }) else { return nil }
             let signalled = stop.setAt
@@ -142,7 +149,7 @@ public final class LiveSession: PipelineSession {
             while !controlDone.withLock({ $0 }) { Thread.sleep(forTimeInterval: 0.005) }
             accessory.stopMotors(at: clock.now)
             // Motors cannot move before the run starts: a signal during start-up counts from then.
-            let delay = signalled.map { clock.now.seconds(since: max($0, start)) }
+            let delay = signalled.map { (haltDelay.withLock { $0 }) ?? clock.now.seconds(since: max($0, start)) }
             // The capture thread closes the camera when it ends; give it a second.
             let deadline = clock.now.advanced(bySeconds: 1)
             while !capture.isFinished && clock.now < deadline { Thread.sleep(forTimeInterval: 0.005) }

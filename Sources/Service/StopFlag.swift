@@ -9,6 +9,9 @@ public final class StopFlag: Sendable {
     private let setTime = Protected<MonotonicInstant?>(nil)
     /// While set, a signal ends the process at once with this line on stderr (see `exitOnSignalDuringStartup`).
     private let startupExit = Protected<String?>(nil)
+    /// Run once, on the thread that sets the flag (the signal thread): the motors' safe state
+    /// must not wait for the frame in progress.
+    private let actions = Protected<[@Sendable () -> Void]>([])
 
     public init() {}
 
@@ -22,6 +25,17 @@ public final class StopFlag: Sendable {
         signalName.withLock { if $0 == nil { $0 = name } }
         setTime.withLock { if $0 == nil { $0 = SystemMonotonicClock().now } }
         flag.store(true, ordering: .releasing)
+        for action in actions.withLock({ a in defer { a.removeAll() }; return a }) { action() }
+    }
+
+    /// Runs `action` when the flag is set (at once if it already is), on the setting thread.
+    public func whenSet(_ action: @escaping @Sendable () -> Void) {
+        let now = actions.withLock { a -> Bool in
+            if isSet { return true }
+            a.append(action)
+            return false
+        }
+        if now { action() }
     }
 
     /// Until `running()` is called, a signal ends the process at once (status 0) after writing

@@ -97,3 +97,15 @@ import TestSupport
         #expect(feedback.silence(at: t0.advanced(bySeconds: 4.2)) == nil)
     }
 }
+
+@Suite struct MotorHaltTests {
+    @Test func haltStopsAndRefusesEveryLaterCommand() throws {
+        let gimbal = SimulatedGimbal(model: GimbalModel(latency: 0))
+        let motors = MotorController(backend: gimbal)
+        try motors.command(Vector3D(x: 0, y: 0.5, z: 0), at: .zero)
+        motors.halt(at: MonotonicInstant(seconds: 0.1))
+        #expect(motors.lastCommand == Vector3D() && motors.haltedAt == MonotonicInstant(seconds: 0.1))
+        #expect(throws: MotorCommandError.halted) { try motors.command(Vector3D(x: 0, y: 0.5, z: 0), at: MonotonicInstant(seconds: 0.2)) }
+        #expect(gimbal.motionState(at: MonotonicInstant(seconds: 1)).angularVelocities == Vector3D())
+    }
+}

@@ -1,3 +1,4 @@
+import DockCore
 import Foundation
 import Testing
 import TestSupport
@@ -30,5 +31,19 @@ import TestSupport
         let result = SoakCommand.Result(summary: SessionSummary(), memory: memory, lagFrames: [], warmUp: 60)
         #expect(result.driftBytes == 3 * mib)
         #expect(abs(result.slopeBytesPerTenMinutes! - 10 * mib) < 1)
+    }
+}
+
+@Suite struct StopFlagTests {
+    @Test func actionsRunOnceWhenSetOrAtOnceIfAlreadySet() {
+        let flag = StopFlag()
+        let runs = Protected(0)
+        flag.whenSet { runs.withLock { $0 += 1 } }
+        #expect(runs.withLock { $0 } == 0)
+        flag.set(because: "SIGTERM")
+        flag.set(because: "SIGINT")
+        #expect(runs.withLock { $0 } == 1 && flag.signalReceived == "SIGTERM")
+        flag.whenSet { runs.withLock { $0 += 10 } }
+        #expect(runs.withLock { $0 } == 11)
     }
 }

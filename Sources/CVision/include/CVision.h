@@ -80,6 +80,12 @@ enum { CVS_RAW_YUYV = 0, CVS_RAW_NV12 = 1, CVS_RAW_I420 = 2, CVS_RAW_RGB24 = 3, 
 int32_t cvs_convert_raw(int32_t layout, const uint8_t *src, size_t length, int32_t width, int32_t height,
                         size_t stride, cvs_view dst);
 
+// MARK: - Audio
+
+/// GCC-PHAT between two channels of `count` samples: the delay of `a` behind `b` in samples
+/// (sub-sample, within ±max_lag) and the whitened correlation's peak (0…1, how clear it is).
+int32_t cvs_gcc_phat(const float *a, const float *b, int32_t count, int32_t max_lag, double *lag, double *peak);
+
 // MARK: - Drawing (in place, BGR colours)
 
 int32_t cvs_draw_rect(cvs_view image, int32_t x, int32_t y, int32_t width, int32_t height,

@@ -1,0 +1,96 @@
+import DockCore
+import Foundation
+
+public struct SpeakerPolicyConfiguration: Sendable, Hashable {
+    /// A person counts as speaking above this speakingConfidence.
+    public var speakingThreshold = 0.5
+    /// A new speaker must speak this long before the camera moves to them (coughs are shorter).
+    public var confirmation = 0.6
+    /// The camera stays at least this long with a speaker before moving to another.
+    public var minimumDwell = 2.0
+    /// When the speaker pauses, the camera waits this long before falling back.
+    public var hold = 3.0
+    /// Frame several people together when they take turns quickly: this many changes of
+    /// speaker requested within `groupWindow` seconds. 0 turns group framing off.
+    public var groupTurns = 2
+    public var groupWindow = 6.0
+
+    public init() {}
+}
+
+/// Whom automatic framing follows: the speaker, with hysteresis — a confirmation before a
+/// switch, a minimum dwell, a hold through pauses, group framing when people trade turns
+/// quickly — else the fallback (the person looking at the camera, else saliency rank 1).
+/// Pure: time comes with each update (a manual clock in tests).
+public struct SpeakerSelectionPolicy: Sendable {
+    public let configuration: SpeakerPolicyConfiguration
+    /// Who is framed: one person, several (a group), or nobody yet.
+    public private(set) var chosen: [UUID] = []
+    /// True while `chosen` are speakers (not the fallback).
+    public private(set) var followsSpeech = false
+    public private(set) var switches = 0
+
+    private var chosenSince: MonotonicInstant?
+    private var lastSpeech: MonotonicInstant?
+    private var speakingSince: [UUID: MonotonicInstant] = [:]
+    private var requests: [(time: MonotonicInstant, uuid: UUID)] = []
+
+    public init(configuration: SpeakerPolicyConfiguration = SpeakerPolicyConfiguration()) {
+        self.configuration = configuration
+    }
+
+    /// `speaking`: speakingConfidence per present person; `fallback`: whom to frame without speech.
+    @discardableResult
+    public mutating func update(at time: MonotonicInstant, speaking: [UUID: Double], fallback: UUID?) -> [UUID] {
+        let c = configuration
+        let speakers = Set(speaking.filter { $0.value >= c.speakingThreshold }.keys)
+        for uuid in speakers where speakingSince[uuid] == nil { speakingSince[uuid] = time }
+        for uuid in speakingSince.keys where !speakers.contains(uuid) { speakingSince[uuid] = nil }
+        if followsSpeech, !speakers.isDisjoint(with: chosen) { lastSpeech = time }
+
+        // The loudest confirmed speaker not framed now asks for the camera.
+        let confirmed = speakers.filter { uuid in speakingSince[uuid].map { time.seconds(since: $0) >= c.confirmation } ?? false }
+        let candidate = confirmed.filter { !chosen.contains($0) }.max { (speaking[$0] ?? 0) < (speaking[$1] ?? 0) }
+        if let candidate {
+            // Requests made while a speaker is framed are turns; the first speaker is not one.
+            if followsSpeech && requests.last?.uuid != candidate { requests.append((time, candidate)) }
+            requests.removeAll { time.seconds(since: $0.time) > c.groupWindow }
+            let dwelt = chosenSince.map { time.seconds(since: $0) >= c.minimumDwell } ?? true
+            if !followsSpeech || dwelt {
+                let turns = requests.count
+                if c.groupTurns > 0, followsSpeech, turns >= c.groupTurns {
+                    // People trading turns: frame them together rather than swing between them.
+                    var group = chosen
+                    for r in requests where !group.contains(r.uuid) && speaking[r.uuid] != nil { group.append(r.uuid) }
+                    choose(group, at: time, speech: true)
+                } else {
+                    choose([candidate], at: time, speech: true)
+                }
+            }
+        }
+
+        // Speech over for longer than the hold: back to the fallback.
+        if followsSpeech, let last = lastSpeech, time.seconds(since: last) > c.hold {
+            choose(fallback.map { [$0] } ?? [], at: time, speech: false)
+        } else if !followsSpeech, chosen.first != fallback {
+            chosen = fallback.map { [$0] } ?? []
+            chosenSince = time
+        }
+        // A framed person who has left the scene is dropped from the choice.
+        let present = chosen.filter { speaking[$0] != nil || $0 == fallback }
+        if present.count != chosen.count {
+            chosen = present.isEmpty ? (fallback.map { [$0] } ?? []) : present
+            if present.isEmpty { followsSpeech = false }
+        }
+        return chosen
+    }
+
+    private mutating func choose(_ uuids: [UUID], at time: MonotonicInstant, speech: Bool) {
+        if uuids != chosen && !chosen.isEmpty && speech { switches += 1 }
+        chosen = uuids
+        chosenSince = time
+        followsSpeech = speech
+        if speech { lastSpeech = time }
+        if !speech { requests.removeAll() }
+    }
+}

@@ -1,0 +1,83 @@
+import DockCore
+import Foundation
+import Testing
+import TestSupport
+@testable import Audio
+
+@Suite struct GCCPHATTests {
+    /// White noise reaching the right microphone first by a known fractional delay: recovered
+    /// within a quarter of a sample (one sample at 48 kHz is the bar; parabolic interpolation on
+    /// the sharp PHAT peak is biased by about a tenth).
+    @Test(arguments: [-11.3, -4.5, -0.7, 0.0, 2.25, 6.8, 12.0])
+    func recoversAKnownDelay(_ delay: Double) throws {
+        var random = SeededGenerator(seed: 7)
+        let source = (0..<4800).map { _ in Float.random(in: -0.5...0.5, using: &random) }
+        let left = FractionalDelay.delayed(source, by: max(0, delay)), right = FractionalDelay.delayed(source, by: max(0, -delay))
+        let found = try #require(GCCPHAT.delay(left: left[1000..<3000], right: right[1000..<3000], maxLag: 20))
+        #expect(abs(found.samples - delay) < 0.25, "\(found)")
+        #expect(found.peak > 0.3)
+    }
+
+    @Test func directionFromDelayAndBack() {
+        let array = MicrophoneArray(spacing: 0.15, mounting: .room)
+        for degrees in [-60.0, -14, 0, 9, 45] {
+            let angle = degrees * .pi / 180
+            #expect(abs(array.angle(forDelay: array.delay(forAngle: angle)) - angle) < 1e-12)
+        }
+        #expect(array.angle(forDelay: 1) == .pi / 2)   // impossible delays clamp to the end-fire direction
+        #expect(GCCPHAT.delay(left: [1, 2, 3], right: [1, 2, 3], maxLag: 2) == nil)
+    }
+}
+
+@Suite struct VoiceActivityTests {
+    /// A quiet hiss, then a voiced 150 Hz tone with harmonics for 0.5 s, then the hiss again.
+    @Test func voicedBurstOverHissIsSpeechWithHangover() {
+        var random = SeededGenerator(seed: 3)
+        let rate = 48000.0
+        let samples: [Float] = (0..<Int(rate * 1.5)).map { n in
+            let t = Double(n) / rate
+            let hiss = Float.random(in: -0.003...0.003, using: &random)
+            guard t >= 0.5 && t < 1.0 else { return hiss }
+            let voice = (1...5).reduce(0.0) { $0 + sin(2 * .pi * 150 * Double($1) * t) / Double($1) }
+            return hiss + Float(0.2 * voice)
+        }
+        var detector = VoiceActivityDetector()
+        let size = 960
+        var decisions: [(Double, Bool)] = []
+        for start in stride(from: 0, to: samples.count - size, by: size) {
+            decisions.append((Double(start + size / 2) / rate, detector.update(samples[start..<start + size]).isSpeech))
+        }
+        #expect(decisions.filter { $0.0 < 0.5 }.allSatisfy { !$0.1 })
+        #expect(decisions.filter { $0.0 > 0.52 && $0.0 < 1.0 }.allSatisfy { $0.1 })
+        #expect(decisions.filter { $0.0 > 1.0 && $0.0 < 1.2 }.allSatisfy { $0.1 })   // hangover
+        #expect(decisions.filter { $0.0 > 1.3 }.allSatisfy { !$0.1 })
+    }
+
+    /// Loud broadband noise (a fan switched on) is not speech: too many zero crossings.
+    @Test func loudHissIsNotSpeech() {
+        var random = SeededGenerator(seed: 5)
+        var detector = VoiceActivityDetector()
+        let quiet = (0..<9600).map { _ in Float.random(in: -0.002...0.002, using: &random) }
+        let loud = (0..<9600).map { _ in Float.random(in: -0.3...0.3, using: &random) }
+        for start in stride(from: 0, to: 9600, by: 960) { _ = detector.update(quiet[start..<start + 960]) }
+        var any = false
+        for start in stride(from: 0, to: 9600, by: 960) { any = any || detector.update(loud[start..<start + 960]).isSpeech }
+        #expect(!any)
+    }
+}
+
+@Suite struct WAVFileTests {
+    @Test func stereoRoundTripAndRefusals() throws {
+        let clip = AudioClip(sampleRate: 48000, channels: [[0, 0.5, -0.5, 0.25], [0.1, -1, 0.999, 0]])
+        let path = Fixtures.temporaryDirectory("wav") + "/a.wav"
+        try WAVFile.write(clip, to: path)
+        let back = try WAVFile.read(path: path)
+        #expect(back.sampleRate == 48000 && back.channels.count == 2 && back.frameCount == 4)
+        for c in 0..<2 { for n in 0..<4 { #expect(abs(back.channels[c][n] - clip.channels[c][n]) < 1.0 / 16384) } }
+        #expect { try WAVFile.read(path: "/nonexistent.wav") } throws: { ($0 as? AudioError)?.message.contains("does it exist") == true }
+        try Data("RIFF0000WAVEjunk".utf8).write(to: URL(fileURLWithPath: path))
+        #expect { try WAVFile.read(path: path) } throws: { ($0 as? AudioError)?.message.contains("no data chunk") == true }
+        let low = AudioClip(sampleRate: 8000, channels: [[0, 0]])
+        #expect { try SpeechAnalyzer(clip: low) } throws: { ($0 as? AudioError)?.message.contains("too coarse") == true }
+    }
+}
