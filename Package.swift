@@ -32,12 +32,12 @@ let package = Package(
         .target(name: "Tracking", dependencies: ["DockCore"]),
         .target(name: "Audio", dependencies: ["DockCore", "CVision"]),
         .target(name: "Motion", dependencies: ["DockCore", "CSerial"]),
-        .target(name: "Simulation", dependencies: ["DockCore", "Imaging", "Motion"]),
+        .target(name: "Simulation", dependencies: ["DockCore", "Imaging", "Motion", "Audio"]),
         .target(name: "DockKit", dependencies: ["DockCore", "Capture", "Vision", "Tracking", "Motion"]),
         .target(name: "Bench", dependencies: ["DockCore", "Tracking"]),
         .target(
             name: "Service",
-            dependencies: ["DockCore", "Capture", "Vision", "Tracking", "Motion", "Simulation", "DockKit", "Bench", "Imaging"]
+            dependencies: ["DockCore", "Capture", "Vision", "Tracking", "Motion", "Simulation", "DockKit", "Bench", "Imaging", "Audio"]
         ),
 
         // Executables
@@ -60,7 +60,7 @@ let package = Package(
         .testTarget(name: "TrackingTests", dependencies: ["Tracking", "TestSupport"]),
         .testTarget(name: "AudioTests", dependencies: ["Audio", "TestSupport"]),
         .testTarget(name: "MotionTests", dependencies: ["Motion", "TestSupport", "CSerial"]),
-        .testTarget(name: "SimulationTests", dependencies: ["Simulation", "Imaging", "Vision", "TestSupport"]),
+        .testTarget(name: "SimulationTests", dependencies: ["Simulation", "Imaging", "Vision", "Audio", "TestSupport"]),
         .testTarget(name: "DockKitTests", dependencies: ["DockKit", "Tracking", "Simulation", "TestSupport"]),
         .testTarget(name: "BenchTests", dependencies: ["Bench", "Tracking", "TestSupport"]),
         .testTarget(name: "ServiceTests", dependencies: ["Service", "Bench", "TestSupport"]),

@@ -34,11 +34,14 @@ public struct FrameSample: Sendable, Hashable {
     public var people: [PersonSample]
     /// The chosen subject in view pixels; nil = nothing chosen.
     public var selected: PixelRect?
+    /// The others framed with it when a group is framed.
+    public var alsoSelected: [PixelRect]
     /// Face tracks, id = the tracker's person identity.
     public var faceTracks: [IdentifiedBox]
 
     public init(time: Double, yaw: Double = 0, pitch: Double = 0, commandYaw: Double = 0, commandPitch: Double = 0,
-                people: [PersonSample], selected: PixelRect?, faceTracks: [IdentifiedBox] = []) {
+                people: [PersonSample], selected: PixelRect?, alsoSelected: [PixelRect] = [], faceTracks: [IdentifiedBox] = []) {
+        self.alsoSelected = alsoSelected
         self.time = time
         self.yaw = yaw
         self.pitch = pitch
@@ -92,6 +95,8 @@ public struct SceneEvaluation: Sendable {
     public let targets: [Int?]
     /// Per frame: the person the chosen subject is.
     public let chosen: [Int?]
+    /// Per frame: everyone framed (more than one when a group is framed).
+    public let framed: [Set<Int>]
     public let loop: LoopMetrics
     public let steps: [Step]
     /// From each end of the target being hidden to choosing it again (nil = never did).
@@ -112,14 +117,16 @@ public struct SceneEvaluation: Sendable {
         self.samples = samples
         let targets = samples.map { Self.target(in: $0, primaryID: settings.primaryID) }
         let chosen = samples.map(Self.chosenPerson)
+        let framed = samples.map(Self.chosenPeople)
         self.targets = targets
         self.chosen = chosen
+        self.framed = framed
 
         var loop = LoopMetrics(viewWidth: settings.viewWidth, viewHeight: settings.viewHeight, focalLength: settings.focalLength)
         for (index, sample) in samples.enumerated() {
             let rect = targets[index].flatMap { id in sample.people.first { $0.id == id } }?.rect
             loop.record(LoopSample(time: sample.time, targetCenterX: rect?.midX, targetCenterY: rect?.midY,
-                                   targetSelected: targets[index] != nil && chosen[index] == targets[index]))
+                                   targetSelected: targets[index].map { framed[index].contains($0) } ?? false))
         }
         self.loop = loop
 
@@ -149,7 +156,7 @@ public struct SceneEvaluation: Sendable {
             let target = targets[index]
             let hidden = target.flatMap { id in samples[index].people.first { $0.id == id } }?.hidden ?? false
             if hiddenBefore && !hidden, let target {
-                let found = samples.indices[index...].first { chosen[$0] == target }
+                let found = samples.indices[index...].first { framed[$0].contains(target) }
                 reacquire.append(found.map { times[$0] - times[index] })
             }
             hiddenBefore = hidden
@@ -160,22 +167,22 @@ public struct SceneEvaluation: Sendable {
         let speakers = samples.map { sample in sample.people.first { $0.speaking }?.id }
         let speaking = speakers.indices.filter { speakers[$0] != nil }
         speakerChoiceAccuracy = speaking.isEmpty ? nil
-            : Double(speaking.filter { chosen[$0] == speakers[$0] }.count) / Double(speaking.count)
+            : Double(speaking.filter { framed[$0].contains(speakers[$0]!) }.count) / Double(speaking.count)
         var latencies: [Double?] = []
         var lastSpeaker: Int?
         for index in speaking {
             guard let speaker = speakers[index], speaker != lastSpeaker else { continue }
             if lastSpeaker != nil {
                 let nextChange = speaking.first { $0 > index && speakers[$0] != speaker } ?? samples.count
-                let found = (index..<nextChange).first { chosen[$0] == speaker }
+                let found = (index..<nextChange).first { framed[$0].contains(speaker) }
                 latencies.append(found.map { times[$0] - times[index] })
             }
             lastSpeaker = speaker
         }
         switchLatencies = latencies
-        falseSwitches = zip(chosen.indices.dropFirst(), chosen.indices).filter { now, before in
-            guard let a = chosen[before], let b = chosen[now], a != b else { return false }
-            return b != targets[now]
+        falseSwitches = zip(framed.indices.dropFirst(), framed.indices).filter { now, before in
+            guard !framed[before].isEmpty, !framed[now].isEmpty, framed[before] != framed[now] else { return false }
+            return targets[now].map { !framed[now].contains($0) } ?? true
         }.count
 
         let moving = samples.map { max(abs($0.commandYaw), abs($0.commandPitch)) }
@@ -212,6 +219,17 @@ public struct SceneEvaluation: Sendable {
         if let speaker = sample.people.first(where: \.speaking) { return speaker.id }
         if let primaryID { return sample.people.contains { $0.id == primaryID } ? primaryID : nil }
         return sample.people.first?.id
+    }
+
+    /// Everyone framed: the chosen subject's person and those of the rest of a group.
+    public static func chosenPeople(_ sample: FrameSample) -> Set<Int> {
+        var sample = sample
+        var out = Set<Int>()
+        for rect in [sample.selected].compactMap({ $0 }) + sample.alsoSelected {
+            sample.selected = rect
+            if let id = chosenPerson(sample) { out.insert(id) }
+        }
+        return out
     }
 
     /// The person whose face the chosen subject covers best: overlap first, else a face centre

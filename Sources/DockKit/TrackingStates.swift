@@ -77,7 +77,7 @@ final class TrackingPublisher: Sendable {
                 return .object(DockAccessory.TrackedObject(identifier: a.uuid, rect: rect, saliencyRank: a.saliencyRank))
             }
             return .person(DockAccessory.TrackedPerson(identifier: a.uuid, rect: rect, saliencyRank: a.saliencyRank,
-                                                       speakingConfidence: nil, lookingAtCameraConfidence: a.lookingAtCameraConfidence))
+                                                       speakingConfidence: a.speakingConfidence, lookingAtCameraConfidence: a.lookingAtCameraConfidence))
         }
         let value = DockAccessory.TrackingState(time: time, trackedSubjects: subjects)
         let subscribers = state.withLock { state in

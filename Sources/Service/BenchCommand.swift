@@ -25,7 +25,8 @@ public struct BenchCommand {
 
     Usage: dockctl bench [SCENE.json | DIR]… [--laws dock,pid] [--report DIR] [--video] [--peer [--peer-rounds N]]
                          [--frames N] [--detector yunet|rfb|haar|lbp] [--detect-width PX] [--bodies ssdlite|yolox|hog|none]
-                         [--track-objects LIST] [--threads N] [--json] [--quiet]
+                         [--track-objects LIST] [--threads N] [--no-audio] [--mics room|camera] [--mic-spacing M]
+                         [--json] [--quiet]
            dockctl bench [--runs N] …            (no scene: throughput on the demo scene)
 
     Each scene (docs/scenes.md; `dockctl scenes DIR` writes the generated suite) runs through the
@@ -80,7 +81,9 @@ public struct BenchCommand {
                 }
                 guard !chosen.isEmpty else { throw UsageError("--laws needs at least one law") }
                 laws = chosen
-            case "--frames", "--detector", "--detect-width", "--bodies", "--track-objects", "--threads", "--models", "--media":
+            case "--no-audio": passThrough.append(argument)
+            case "--frames", "--detector", "--detect-width", "--bodies", "--track-objects", "--threads", "--models", "--media",
+                 "--mics", "--mic-spacing":
                 guard let value = rest.popFirst() else { throw UsageError("\(argument) needs a value") }
                 passThrough += [argument, value]
             default:

@@ -34,7 +34,7 @@ enum BenchPlots {
         }
         if e.samples.contains(where: { s in s.people.contains { $0.hidden } }) { plot.notes.append(("target hidden", Color(red: 215, green: 215, blue: 215))) }
         // A red line where the chosen person changed.
-        for i in e.chosen.indices.dropFirst() where e.chosen[i] != e.chosen[i - 1] && e.chosen[i] != nil && e.chosen[i - 1] != nil {
+        for i in e.framed.indices.dropFirst() where e.framed[i] != e.framed[i - 1] && !e.framed[i].isEmpty && !e.framed[i - 1].isEmpty {
             plot.markers.append((e.samples[i].time, .red))
         }
         if !plot.markers.isEmpty { plot.notes.append(("chosen person changed", .red)) }

@@ -30,7 +30,7 @@ public struct BenchReport: Sendable {
         let minutes = max(evaluations.reduce(0) { $0 + $1.duration } / 60, 1e-9)
         let speaking = evaluations.flatMap { e in e.samples.indices.compactMap { i -> Bool? in
             guard let speaker = e.samples[i].people.first(where: \.speaking)?.id else { return nil }
-            return e.chosen[i] == speaker
+            return e.framed[i].contains(speaker)
         } }
         let steps = evaluations.flatMap(\.steps)
         let frame = Percentiles(runs.flatMap { $0.summary.timings.samples["frame"] ?? [] })

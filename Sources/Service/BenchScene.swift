@@ -47,6 +47,7 @@ public struct BenchScene: Sendable {
             c.sourceFieldOfView = worldFieldOfView
         }
         c.gimbal = .sim
+        c.audioFile = audio
         c.viewSize = viewSize
         c.viewFieldOfView = viewFieldOfView
         c.gimbalModel = gimbal

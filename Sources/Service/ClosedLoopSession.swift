@@ -1,3 +1,4 @@
+import Audio
 import Bench
 import Capture
 import DockCore
@@ -34,6 +35,9 @@ public final class ClosedLoopSession: PipelineSession {
     public let detectorName: String
     /// Set when the requested detector was replaced by a fallback; says why.
     public let detectorFallback: String?
+    /// What the microphones give: the source, or why the run goes on by vision alone.
+    public private(set) var audioNote: String?
+    private var follower: SpeakerFollower?
     public let sourceSummary: String
 
     private let source: any FrameSource
@@ -87,6 +91,23 @@ public final class ClosedLoopSession: PipelineSession {
         }
         sourceSummary = source.summary
         truth = scene ?? configuration.labelledTruth
+        if configuration.useAudio {
+            do throws(AudioError) {
+                var clip: AudioClip?
+                if let file = configuration.audioFile {
+                    clip = try WAVFile.read(path: file)
+                } else if let scene, scene.configuration.people.contains(where: { !$0.speaking.isEmpty }) {
+                    clip = try SceneAudio.synthesize(scene.configuration, array: configuration.microphones)
+                }
+                if let clip {
+                    follower = try SpeakerFollower(clip: clip, array: configuration.microphones, policy: configuration.speakerPolicy)
+                    audioNote = String(format: "audio: %d channel%@ at %.0f Hz, %.1f s%@", clip.channels.count, clip.channels.count == 1 ? "" : "s",
+                                       clip.sampleRate, clip.duration, clip.isStereo ? "" : " (mono: voice activity only, no direction: speakers are chosen by vision)")
+                }
+            } catch {
+                audioNote = "audio off, tracking on vision alone: \(error.message)"
+            }
+        }
 
         let built = try configuration.makeDetectionStage()
         detection = built.stage
@@ -166,6 +187,35 @@ public final class ClosedLoopSession: PipelineSession {
         var mediaStart: MonotonicInstant?
         var lastTime = MonotonicInstant.zero
         var command = Vector3D()
+        // Whom the control ticks frame: the latest frame's choice (a skipped frame keeps it).
+        var lastFramed: [TrackedSubject] = []
+        var lastSound: (rect: NormalizedRect, stamp: FrameStamp)?
+
+        /// Control ticks from a frame to the next, at the feeder's own rate: they run for every
+        /// frame, processed or dropped, as the live control thread does.
+        func controlTicks(from now: MonotonicInstant) {
+            let nextFrame = now.advanced(bySeconds: framePeriod)
+            var tick = max(now, feeder.nextDue ?? now)
+            while tick < nextFrame {
+                gimbal?.advance(to: tick)
+                if feeder.isDue(at: tick) {
+                    do {
+                        // Someone talking where nobody is tracked: turn towards the voice.
+                        let observations = lastSound.map { [Observation(identifier: -1, kind: .humanBody, rect: $0.rect, confidence: 1, stamp: $0.stamp)] }
+                            ?? feeder.observations(for: lastFramed, at: tick)
+                        let outcome = try accessory.submit(observations, camera: camera, at: tick)
+                        command = outcome.command
+                        summary.trackCalls += 1
+                    } catch {
+                        // After a stop request the halted motors refuse commands; that is no contract error.
+                        if !stop.isSet { summary.rateContractErrors += 1 }
+                    }
+                }
+                accessory.service(at: tick)
+                guard let due = feeder.nextDue else { break }
+                tick = due
+            }
+        }
 
         // A stop request halts the motors at once, from the thread that asks (the signal
         // thread), at the media time that corresponds to that moment; the frame in progress
@@ -173,11 +223,11 @@ public final class ClosedLoopSession: PipelineSession {
         let mediaNow = Protected<(media: MonotonicInstant, wall: MonotonicInstant)?>(nil)
         let haltDelay = Protected<Double?>(nil)
         let motors = accessory.motors, clock = wallClock
-        stop.whenSet { [weak stop] in
+        stop.whenSet { setAt in
             let wall = clock.now
             let media = mediaNow.withLock { $0.map { $0.media.advanced(bySeconds: wall.seconds(since: $0.wall)) } } ?? .zero
             motors.halt(at: media)
-            haltDelay.withLock { $0 = stop?.setAt.map { clock.now.seconds(since: max($0, wallStart)) } }
+            haltDelay.withLock { $0 = clock.now.seconds(since: max(setAt, wallStart)) }
         }
         defer {
             // Safe state on every exit, errors included.
@@ -218,6 +268,9 @@ public final class ClosedLoopSession: PipelineSession {
                 // newer frame, so this one is dropped, as live capture would.
                 if wait < -framePeriod {
                     summary.lateFrames += 1
+                    lastTime = now
+                    mediaNow.withLock { $0 = (now, wallClock.now) }
+                    controlTicks(from: now)
                     continue
                 }
                 mark = wallClock.now
@@ -249,34 +302,27 @@ public final class ClosedLoopSession: PipelineSession {
             let subjects = tracker.confirmedSubjects
             selector.locked = accessory.lockedSubjects
             let selected = selector.select(from: subjects)
-            accessory.publishTracking(Saliency.assess(subjects, at: view.stamp.time), time: Date())
+            // Who speaks decides whom to frame in automatic mode; a lock by the client wins.
+            var framed = selected.map { [$0] } ?? []
+            var speaking: [UUID: Double] = [:]
+            var sound: NormalizedRect?
+            if follower != nil, accessory.lockedSubjects.isEmpty {
+                (framed, speaking, sound) = follower!.choose(from: subjects, fallback: selected, camera: camera, yaw: pose.y, at: now)
+            }
+            var assessments = Saliency.assess(subjects, at: view.stamp.time)
+            for i in assessments.indices { assessments[i].speakingConfidence = speaking[assessments[i].uuid] }
+            accessory.publishTracking(assessments, time: Date())
             lap("track")
 
-            // Control ticks from this frame to the next, at the feeder's own rate.
-            let nextFrame = now.advanced(bySeconds: framePeriod)
-            var tick = max(now, feeder.nextDue ?? now)
-            while tick < nextFrame {
-                gimbal?.advance(to: tick)
-                if feeder.isDue(at: tick) {
-                    do {
-                        let outcome = try accessory.submit(feeder.observations(for: selected, at: tick), camera: camera, at: tick)
-                        command = outcome.command
-                        summary.trackCalls += 1
-                    } catch {
-                        // After a stop request the halted motors refuse commands; that is no contract error.
-                        if !stop.isSet { summary.rateContractErrors += 1 }
-                    }
-                }
-                accessory.service(at: tick)
-                guard let due = feeder.nextDue else { break }
-                tick = due
-            }
+            lastFramed = framed
+            lastSound = sound.map { ($0, view.stamp) }
+            controlTicks(from: now)
             lap("control")
             summary.timings.record("pipeline", milliseconds: wallClock.now.seconds(since: pipelineStart) * 1000)
 
             // Ground truth, for the metrics and the overlay.
             let coordinates = ImageCoordinates(size: view.size)
-            let selectedRect = selected.map { coordinates.pixels($0.rect) }
+            let selectedRect = framed.first.map { coordinates.pixels($0.rect) }
             var truthInView: [PixelRect] = []
             if let truth, var recorded = metrics {
                 let people = truth.groundTruth(sequence: world.stamp.sequence).map { person in
@@ -290,11 +336,12 @@ public final class ClosedLoopSession: PipelineSession {
                     IdentifiedBox(id: identities.number(for: track.uuid), rect: coordinates.pixels(track.rect))
                 }
                 let sample = FrameSample(time: now.seconds(since: start), yaw: pose.y, pitch: pose.x, commandYaw: command.y,
-                                         commandPitch: command.x, people: people, selected: selectedRect, faceTracks: faceTracks)
+                                         commandPitch: command.x, people: people, selected: selectedRect,
+                                         alsoSelected: framed.dropFirst().map { coordinates.pixels($0.rect) }, faceTracks: faceTracks)
                 let target = SceneEvaluation.target(in: sample, primaryID: nil)
                 let targetRect = target.flatMap { id in people.first { $0.id == id } }?.rect
                 recorded.record(LoopSample(time: sample.time, targetCenterX: targetRect?.midX, targetCenterY: targetRect?.midY,
-                                           targetSelected: target != nil && SceneEvaluation.chosenPerson(sample) == target))
+                                           targetSelected: target.map { SceneEvaluation.chosenPeople(sample).contains($0) } ?? false))
                 metrics = recorded
                 summary.frameSamples.append(sample)
             }
@@ -302,14 +349,14 @@ public final class ClosedLoopSession: PipelineSession {
             if let writer {
                 var text = String(format: "OpenDock  frame %d  t %.2f s  detector %@  subject %@", summary.frames,
                                   now.seconds(since: start), detectorName as NSString,
-                                  (selected.map { "#\($0.id)" } ?? "none") as NSString)
+                                  (framed.isEmpty ? "none" : framed.map { "#\($0.id)" }.joined(separator: "+")) as NSString)
                 if let metrics, let last = metrics.samples.last {
                     // Live figures against the truth: this frame's error and the share in view so far.
                     text += String(format: "  error %@  in view %@",
                                    (metrics.centeringErrorDegrees(last).map { String(format: "%.1f deg", $0) } ?? "-") as NSString,
                                    (metrics.inViewShare.map { String(format: "%.0f%%", $0 * 100) } ?? "-") as NSString)
                 }
-                let annotated = !configuration.annotateOutput ? view : Annotator().annotate(view, detections: detections, subjects: subjects, selectedID: selected?.id,
+                let annotated = !configuration.annotateOutput ? view : Annotator().annotate(view, detections: detections, subjects: subjects, selectedID: framed.first?.id,
                                                      truth: truthInView, pose: pose, command: command, text: text)
                 do { try writer.write(annotated) } catch {
                     self.writer = nil
@@ -318,7 +365,7 @@ public final class ClosedLoopSession: PipelineSession {
                 lap("annotate")
             }
             if configuration.keepFrameRecords { summary.trace.append(TraceRow(sequence: world.stamp.sequence, time: now.seconds(since: start), yaw: pose.y, pitch: pose.x,
-                                          commandYaw: command.y, commandPitch: command.x, selectedID: selected?.id,
+                                          commandYaw: command.y, commandPitch: command.x, selectedID: framed.first?.id,
                                           subjects: subjects.map { ($0.id, $0.rect.x, $0.rect.y, $0.rect.width, $0.rect.height) })) }
             summary.timings.record("frame", milliseconds: wallClock.now.seconds(since: frameStart) * 1000)
             summary.frames += 1
@@ -327,7 +374,7 @@ public final class ClosedLoopSession: PipelineSession {
                 let last = metrics?.samples.last.flatMap { metrics?.centeringErrorDegrees($0) }
                 status(SessionStatus(frame: summary.frames, totalFrames: totalFrames, mediaTime: now.seconds(since: start),
                                      wallSeconds: wallClock.now.seconds(since: wallStart), pose: pose,
-                                     selectedID: selected?.id, inViewShare: metrics?.inViewShare, lastCenteringError: last))
+                                     selectedID: framed.first?.id, inViewShare: metrics?.inViewShare, lastCenteringError: last))
             }
         }
 

@@ -1,3 +1,4 @@
+import Audio
 import DockCore
 import Foundation
 import Motion
@@ -67,6 +68,14 @@ public struct DockdOptions: Sendable {
       --gain N                dock law: proportional gain per axis, s⁻¹ (default 4)
       --dead-band DEG         dock law: a subject closer than this is left alone (default 2)
       --threads N             threads OpenCV may use
+
+    Speakers
+      --audio FILE            a WAV recorded with the video: follow whoever speaks (stereo gives
+                              the direction; generated scenes with speech synthesize their own)
+      --no-audio              frame by vision alone
+      --mics room|camera      where the microphone pair is: fixed at the gimbal's pivot (default)
+                              or on the camera, turning with it
+      --mic-spacing M         distance between the two microphones (default 0.15)
 
     Run
       --output FILE           write an annotated video (MJPEG AVI) of what the camera saw
@@ -168,6 +177,13 @@ public struct DockdOptions: Sendable {
             case "--threads": c.openCVThreads = try integer(argument, in: 1...64)
             case "--output": c.outputVideo = try value(argument)
             case "--trace": options.tracePath = try value(argument)
+            case "--audio": c.audioFile = try value(argument)
+            case "--no-audio": c.useAudio = false
+            case "--mics":
+                let text = try value(argument)
+                guard let mounting = MicrophoneArray.Mounting(rawValue: text) else { throw UsageError("--mics expects room or camera, got '\(text)'") }
+                c.microphones.mounting = mounting
+            case "--mic-spacing": c.microphones.spacing = try number(argument, in: 0.02...2)
             case "--fast": c.realTime = false
             case "--duration": c.maximumDuration = try number(argument, in: 0.01...1e7)
             case "--frames": c.maximumFrames = try integer(argument, in: 1...Int(Int32.max))

@@ -136,9 +136,9 @@ public final class LiveSession: PipelineSession {
         // A stop request halts the motors from the signal thread itself, not after the frame in progress.
         let haltDelay = Protected<Double?>(nil)
         let motors = accessory.motors, clock = self.clock
-        stop.whenSet { [weak stop] in
+        stop.whenSet { setAt in
             motors.halt(at: clock.now)
-            haltDelay.withLock { $0 = stop?.setAt.map { clock.now.seconds(since: max($0, start)) } }
+            haltDelay.withLock { $0 = clock.now.seconds(since: max(setAt, start)) }
         }
         func shutdown() -> Double? {
             guard !shutDown.withLock({ done in defer { done = true }; return done }) else { return nil }

@@ -51,6 +51,7 @@ extension BenchCommand {
                     bar.show(done: done, fraction: fraction, label: label)
                 }
                 if done == 0, let fallback = run.detectorFallback { progress(fallback) }
+                if law == laws[0], let note = run.audioNote { bar.finish("\(scene.name): \(note)") }
                 bar.finish(String(format: "%@: %d frames, %.1f fps", label as NSString, run.summary.frames, run.summary.framesPerSecond))
                 if let directory = reportDirectory {
                     let path = "\(directory)/traces/\(scene.name)-\(law.rawValue).csv"

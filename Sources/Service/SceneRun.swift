@@ -28,6 +28,8 @@ public struct SceneRun: Sendable {
     public let trackRate: Double
     /// Set when the requested detector was replaced by a fallback; says why.
     public let detectorFallback: String?
+    /// The audio the run followed speakers by, or why it went on by vision alone.
+    public let audioNote: String?
 
     /// Runs the real pipeline on the scene; `outputVideo` also writes the annotated view.
     public static func run(_ scene: BenchScene, base: SessionConfiguration, law: ControlLawChoice,
@@ -49,7 +51,7 @@ public struct SceneRun: Sendable {
         return SceneRun(scene: scene.name, law: law.rawValue, summary: summary,
                         evaluation: SceneEvaluation(samples: summary.frameSamples, settings: settings),
                         peakResidentBytes: ProcessResources.peakResidentBytes(), trackRate: configuration.trackRate,
-                        detectorFallback: session.detectorFallback)
+                        detectorFallback: session.detectorFallback, audioNote: session.audioNote)
     }
 
     /// Calls of `track` made against those the feeder's rate asks for over the media time.

@@ -1,8 +1,10 @@
+import Audio
 import Capture
 import DockCore
 import Foundation
 import Motion
 import Simulation
+import Tracking
 import Vision
 
 /// What the pipeline reads.
@@ -81,6 +83,12 @@ public struct SessionConfiguration: Sendable {
     /// Ground truth for a recording (from a scene file), for the benchmark's figures.
     public var labelledTruth: LabelledTruth?
     public var openCVThreads: Int?
+    /// Follow speakers by ear: a scene's recording (`audioFile`) or, for generated scenes with
+    /// speech, audio synthesized for them. Off = framing by vision alone.
+    public var useAudio = true
+    public var audioFile: String?
+    public var microphones = MicrophoneArray()
+    public var speakerPolicy = SpeakerPolicyConfiguration()
     /// Keep the per-frame trace and truth samples (the benchmark's figures need them); a soak
     /// run turns this off so that its memory shows the pipeline's, not the records'.
     public var keepFrameRecords = true

@@ -11,7 +11,7 @@ public final class StopFlag: Sendable {
     private let startupExit = Protected<String?>(nil)
     /// Run once, on the thread that sets the flag (the signal thread): the motors' safe state
     /// must not wait for the frame in progress.
-    private let actions = Protected<[@Sendable () -> Void]>([])
+    private let actions = Protected<[@Sendable (MonotonicInstant) -> Void]>([])
 
     public init() {}
 
@@ -25,17 +25,19 @@ public final class StopFlag: Sendable {
         signalName.withLock { if $0 == nil { $0 = name } }
         setTime.withLock { if $0 == nil { $0 = SystemMonotonicClock().now } }
         flag.store(true, ordering: .releasing)
-        for action in actions.withLock({ a in defer { a.removeAll() }; return a }) { action() }
+        let when = setAt ?? SystemMonotonicClock().now
+        for action in actions.withLock({ a in defer { a.removeAll() }; return a }) { action(when) }
     }
 
-    /// Runs `action` when the flag is set (at once if it already is), on the setting thread.
-    public func whenSet(_ action: @escaping @Sendable () -> Void) {
+    /// Runs `action` with the time the flag was set, when it is set (at once if it already is),
+    /// on the setting thread.
+    public func whenSet(_ action: @escaping @Sendable (MonotonicInstant) -> Void) {
         let now = actions.withLock { a -> Bool in
             if isSet { return true }
             a.append(action)
             return false
         }
-        if now { action() }
+        if now { action(setAt ?? SystemMonotonicClock().now) }
     }
 
     /// Until `running()` is called, a signal ends the process at once (status 0) after writing

@@ -13,6 +13,8 @@ public struct SubjectAssessment: Sendable, Hashable {
     public var saliencyRank: Int?
     /// The 0…1 score the ranks order.
     public var saliencyScore: Double
+    /// 0…1 from the microphones (`SpeakerEvidence`); nil without audio.
+    public var speakingConfidence: Double? = nil
 }
 
 public enum Saliency {

@@ -5,7 +5,9 @@ public struct SpeakerPolicyConfiguration: Sendable, Hashable {
     /// A person counts as speaking above this speakingConfidence.
     public var speakingThreshold = 0.5
     /// A new speaker must speak this long before the camera moves to them (coughs are shorter).
-    public var confirmation = 0.6
+    public var confirmation = 0.45
+    /// Gaps shorter than this (between words and phrases) do not interrupt someone's speaking.
+    public var gapTolerance = 0.5
     /// The camera stays at least this long with a speaker before moving to another.
     public var minimumDwell = 2.0
     /// When the speaker pauses, the camera waits this long before falling back.
@@ -33,6 +35,7 @@ public struct SpeakerSelectionPolicy: Sendable {
     private var chosenSince: MonotonicInstant?
     private var lastSpeech: MonotonicInstant?
     private var speakingSince: [UUID: MonotonicInstant] = [:]
+    private var lastHeard: [UUID: MonotonicInstant] = [:]
     private var requests: [(time: MonotonicInstant, uuid: UUID)] = []
 
     public init(configuration: SpeakerPolicyConfiguration = SpeakerPolicyConfiguration()) {
@@ -43,13 +46,25 @@ public struct SpeakerSelectionPolicy: Sendable {
     @discardableResult
     public mutating func update(at time: MonotonicInstant, speaking: [UUID: Double], fallback: UUID?) -> [UUID] {
         let c = configuration
-        let speakers = Set(speaking.filter { $0.value >= c.speakingThreshold }.keys)
-        for uuid in speakers where speakingSince[uuid] == nil { speakingSince[uuid] = time }
-        for uuid in speakingSince.keys where !speakers.contains(uuid) { speakingSince[uuid] = nil }
-        if followsSpeech, !speakers.isDisjoint(with: chosen) { lastSpeech = time }
+        let heard = Set(speaking.filter { $0.value >= c.speakingThreshold }.keys)
+        for uuid in heard {
+            lastHeard[uuid] = time
+            if speakingSince[uuid] == nil { speakingSince[uuid] = time }
+        }
+        // Someone is speaking until silent for longer than a gap between phrases.
+        for (uuid, last) in lastHeard where time.seconds(since: last) > c.gapTolerance {
+            lastHeard[uuid] = nil
+            speakingSince[uuid] = nil
+        }
+        let speakers = Set(lastHeard.keys).filter { speaking[$0] != nil }
+        if followsSpeech, !heard.isDisjoint(with: chosen) { lastSpeech = time }
 
         // The loudest confirmed speaker not framed now asks for the camera.
-        let confirmed = speakers.filter { uuid in speakingSince[uuid].map { time.seconds(since: $0) >= c.confirmation } ?? false }
+        // Confirmed by what was heard: from the first word to the latest (a cough is short).
+        let confirmed = speakers.filter { uuid in
+            guard let since = speakingSince[uuid], let last = lastHeard[uuid] else { return false }
+            return last.seconds(since: since) >= c.confirmation - 1e-9
+        }
         let candidate = confirmed.filter { !chosen.contains($0) }.max { (speaking[$0] ?? 0) < (speaking[$1] ?? 0) }
         if let candidate {
             // Requests made while a speaker is framed are turns; the first speaker is not one.

@@ -49,8 +49,14 @@ public struct TrackFeeder: Sendable {
 
     /// The observations for a call at `now`: the subject as last seen, or none if stale.
     public func observations(for subject: TrackedSubject?, at now: MonotonicInstant) -> [Observation] {
-        guard let subject, now.seconds(since: subject.lastStamp.time) <= freshness else { return [] }
-        return [Observation(identifier: subject.id, kind: subject.kind, rect: subject.observedRect,
-                            faceYaw: subject.faceYaw, confidence: subject.confidence, stamp: subject.lastStamp)]
+        observations(for: subject.map { [$0] } ?? [], at: now)
+    }
+
+    /// Several subjects framed together (a group): each one still fresh.
+    public func observations(for subjects: [TrackedSubject], at now: MonotonicInstant) -> [Observation] {
+        subjects.filter { now.seconds(since: $0.lastStamp.time) <= freshness }.map { subject in
+            Observation(identifier: subject.id, kind: subject.kind, rect: subject.observedRect,
+                        faceYaw: subject.faceYaw, confidence: subject.confidence, stamp: subject.lastStamp)
+        }
     }
 }

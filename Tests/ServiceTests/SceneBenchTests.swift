@@ -1,4 +1,5 @@
 import Bench
+import DockKit
 import DockCore
 import Foundation
 import Imaging
@@ -91,5 +92,63 @@ import TestSupport
         #expect { _ = try PeerRunResult(json: Data("Traceback (most recent call last)".utf8)) } throws: { error in
             (error as? SessionError)?.message.contains("printed something other than its JSON result") == true
         }
+    }
+}
+
+/// Speakers followed by ear on a generated scene with synthesized speech.
+@Suite(.serialized) struct SpeakerFollowingTests {
+    var base: SessionConfiguration {
+        var c = SessionConfiguration()
+        c.mediaDirectory = Fixtures.repositoryRoot + "/.cache/media"
+        c.modelsDirectory = Fixtures.repositoryRoot + "/models"
+        c.realTime = false
+        c.bodyDetector = .none
+        return c
+    }
+
+    @Test func theCameraMovesToWhoeverSpeaks() throws {
+        var c = base
+        c.maximumFrames = 240   // 8 s: person 1 speaks 0–5 s, person 2 from 5 s
+        let scene = try BenchScene.load(path: Fixtures.repositoryRoot + "/scenes/two-people.json")
+        let ears = try SceneRun.run(scene, base: c, law: .dock)
+        #expect(ears.audioNote?.hasPrefix("audio: 2 channels at 48000 Hz") == true, "\(String(describing: ears.audioNote))")
+        let e = ears.evaluation
+        // Person 2 is framed within 1.5 s of starting to speak, and from then on.
+        let framedB = e.samples.indices.first { e.samples[$0].time > 5 && e.framed[$0].contains(2) }
+        #expect(framedB.map { e.samples[$0].time < 6.5 } == true)
+        #expect(e.samples.indices.filter { e.samples[$0].time > 6.5 }.allSatisfy { e.framed[$0] == [2] })
+        #expect((e.speakerChoiceAccuracy ?? 0) > 0.75)
+        // The same scene by vision alone never leaves the first choice.
+        c.useAudio = false
+        let eyes = try SceneRun.run(scene, base: c, law: .dock)
+        #expect(eyes.audioNote == nil)
+        #expect((eyes.evaluation.speakerChoiceAccuracy ?? 1) < (e.speakerChoiceAccuracy ?? 0) - 0.2)
+    }
+
+    @Test func trackingStatesCarrySpeakingConfidence() async throws {
+        var c = base
+        c.maximumFrames = 90   // 3 s: person 1 is speaking
+        let configuration = try BenchScene.load(path: Fixtures.repositoryRoot + "/scenes/two-people.json").configuration(base: c)
+        let session = try ClosedLoopSession(configuration: configuration)
+        var states = try session.accessory.trackingStates.makeAsyncIterator()
+        _ = try session.run()
+        var confidences: [Double] = []
+        for _ in 0..<4 {   // the newest four states stay buffered
+            guard let state = await states.next() else { break }
+            for case .person(let person) in state.trackedSubjects { confidences.append(person.speakingConfidence ?? -1) }
+        }
+        #expect(confidences.contains { $0 > 0.5 } && confidences.allSatisfy { $0 >= 0 }, "\(confidences)")
+    }
+
+    @Test func aBadAudioFileLeavesTrackingOnVisionAlone() throws {
+        var c = base
+        c.maximumFrames = 20
+        let wav = Fixtures.temporaryDirectory("audio") + "/bad.wav"
+        try Data("RIFF\u{0}\u{0}\u{0}\u{0}WAVEnothing".utf8).write(to: URL(fileURLWithPath: wav))
+        c.audioFile = wav
+        let session = try ClosedLoopSession(configuration: c)
+        #expect(session.audioNote?.contains("audio off, tracking on vision alone") == true, "\(String(describing: session.audioNote))")
+        let summary = try session.run()
+        #expect(summary.frames == 20 && summary.rateContractErrors == 0)
     }
 }

@@ -38,12 +38,12 @@ import TestSupport
     @Test func actionsRunOnceWhenSetOrAtOnceIfAlreadySet() {
         let flag = StopFlag()
         let runs = Protected(0)
-        flag.whenSet { runs.withLock { $0 += 1 } }
+        flag.whenSet { _ in runs.withLock { $0 += 1 } }
         #expect(runs.withLock { $0 } == 0)
         flag.set(because: "SIGTERM")
         flag.set(because: "SIGINT")
         #expect(runs.withLock { $0 } == 1 && flag.signalReceived == "SIGTERM")
-        flag.whenSet { runs.withLock { $0 += 10 } }
+        flag.whenSet { _ in runs.withLock { $0 += 10 } }
         #expect(runs.withLock { $0 } == 11)
     }
 }
