@@ -3,7 +3,7 @@ import Foundation
 
 public struct SpeakerPolicyConfiguration: Sendable, Hashable {
     /// A person counts as speaking above this speakingConfidence.
-    public var speakingThreshold = 0.5
+    public var speakingThreshold = 0.4
     /// A new speaker must speak this long before the camera moves to them (coughs are shorter).
     public var confirmation = 0.45
     /// Gaps shorter than this (between words and phrases) do not interrupt someone's speaking.
