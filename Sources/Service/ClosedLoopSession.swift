@@ -359,8 +359,10 @@ public final class ClosedLoopSession: PipelineSession {
                 let annotated = !configuration.annotateOutput ? view : Annotator().annotate(view, detections: detections, subjects: subjects, selectedID: framed.first?.id,
                                                      truth: truthInView, pose: pose, command: command, text: text)
                 do { try writer.write(annotated) } catch {
+                    // Losing the video must not stop the tracking: say so once and go on without it.
+                    writer.close()
                     self.writer = nil
-                    throw SessionError("writing the annotated video failed: \(error) (is the disk full?)")
+                    summary.outputVideoError = "annotated video stopped at frame \(summary.frames): \(error)"
                 }
                 lap("annotate")
             }

@@ -21,6 +21,8 @@ public struct SessionSummary: Sendable {
     public var silentMotorStops = 0
     public var finalCommand = Vector3D()
     public var outputVideo: String?
+    /// Why the annotated video stopped early (a full disk), when it did.
+    public var outputVideoError: String?
     public var stoppedBySignal = false
     /// From the stop request (a signal) to the motors' stop command, seconds.
     public var motorStopDelay: Double?
@@ -64,7 +66,7 @@ public struct SessionSummary: Sendable {
                      + (silentMotorStops > 0 ? "motor device silent \(silentMotorStops) times, " : "")
                      + "dropped frames \(droppedFrames), detector failures \(detectorFailures)")
         lines.append("motors at exit: \(finalCommand == Vector3D() ? "stopped" : "MOVING \(finalCommand)")")
-        if let outputVideo { lines.append("annotated video: \(outputVideo)") }
+        if let outputVideoError { lines.append(outputVideoError) } else if let outputVideo { lines.append("annotated video: \(outputVideo)") }
         return lines.joined(separator: "\n")
     }
 }

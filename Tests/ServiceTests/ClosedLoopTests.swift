@@ -86,3 +86,43 @@ import TestSupport
         #expect(identities.count == 1)
     }
 }
+
+@Suite struct AnnotatedVideoTests {
+    /// A full disk (/dev/full opens and fails every write): the video stops with one
+    /// line saying why, and the run goes on to the end with the motors stopped.
+    @Test func fullDiskStopsTheVideoNotTheRun() throws {
+        var c = SessionConfiguration()
+        c.source = .demo
+        c.mediaDirectory = Fixtures.repositoryRoot + "/.cache/media"
+        c.modelsDirectory = Fixtures.repositoryRoot + "/models"
+        c.realTime = false
+        c.bodyDetector = .none
+        c.maximumFrames = 75
+        // OpenCV picks the container by extension: an .avi name that leads to /dev/full.
+        let path = Fixtures.temporaryDirectory("full-disk") + "/video.avi"
+        try? FileManager.default.removeItem(atPath: path)
+        try FileManager.default.createSymbolicLink(atPath: path, withDestinationPath: "/dev/full")
+        c.outputVideo = path
+        let summary = try ClosedLoopSession(configuration: c).run()
+        #expect(summary.frames == 75 && summary.finalCommand == Vector3D())
+        let error = try #require(summary.outputVideoError)
+        #expect(error.hasPrefix("annotated video stopped at frame 29:") && error.contains("the disk is full"), "\(error)")
+        #expect(summary.report().contains(error) && !summary.report().contains("annotated video: \(path)"))
+    }
+
+    @Test func aWritableVideoGrowsAndIsKept() throws {
+        var c = SessionConfiguration()
+        c.source = .demo
+        c.mediaDirectory = Fixtures.repositoryRoot + "/.cache/media"
+        c.modelsDirectory = Fixtures.repositoryRoot + "/models"
+        c.realTime = false
+        c.bodyDetector = .none
+        c.maximumFrames = 75
+        let path = Fixtures.temporaryDirectory("video") + "/out.avi"
+        c.outputVideo = path
+        let summary = try ClosedLoopSession(configuration: c).run()
+        #expect(summary.outputVideoError == nil && summary.report().contains("annotated video: \(path)"))
+        let size = (try FileManager.default.attributesOfItem(atPath: path)[.size] as? UInt64) ?? 0
+        #expect(size > 100_000)
+    }
+}
