@@ -45,7 +45,7 @@ public struct SceneRun: Sendable {
             if let total, total > 0 { progress?(Double(status.frame) / Double(total)) }
         }
         let camera = configuration.viewSize
-        let focal = Double(camera.width) / 2 / tan(configuration.viewFieldOfView * .pi / 360)
+        let focal = CameraIntrinsics(horizontalFieldOfView: configuration.viewFieldOfView * .pi / 180, size: camera).fx
         let settings = SceneEvaluationSettings(viewWidth: Double(camera.width), viewHeight: Double(camera.height), focalLength: focal,
                                                primaryID: scene.primaryID, steps: scene.steps)
         return SceneRun(scene: scene.name, law: law.rawValue, summary: summary,

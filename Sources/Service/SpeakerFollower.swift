@@ -89,7 +89,9 @@ struct SpeakerFollower {
         let k = camera.intrinsics
         let halfField = atan(k.cx / k.fx)
         let inView = max(-0.85 * halfField, min(0.85 * halfField, direction - (array.mounting == .room ? yaw : 0)))
-        let x = (k.cx + k.fx * tan(inView)) / Double(camera.referenceDimensions.width)
-        return NormalizedRect(x: x - 0.025, y: 0.45, width: 0.05, height: 0.1)
+        // A small box at the voice's column, mid-height, through the one pixel ↔ unit converter.
+        let size = camera.referenceDimensions
+        let x = k.cx + k.fx * tan(inView), width = 0.05 * Double(size.width), height = 0.1 * Double(size.height)
+        return ImageCoordinates(size: size).normalized(PixelRect(x: x - width / 2, y: k.cy - height / 2, width: width, height: height))
     }
 }

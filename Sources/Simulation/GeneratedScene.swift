@@ -152,7 +152,8 @@ public final class GeneratedScene: FrameSource {
 
     /// The face centre's world pixel for a script's angles at `time`.
     public func faceCenter(at time: Double, of person: Int = 0) -> PixelPoint {
-        worldPoint(yaw: configuration.people[person].script.angles(at: time).yaw, pitch: configuration.people[person].script.angles(at: time).pitch)
+        let angles = configuration.people[person].script.angles(at: time)
+        return worldPoint(yaw: angles.yaw, pitch: angles.pitch)
     }
 
     /// The world pixel in a direction (degrees; yaw positive right, pitch positive down).

@@ -90,7 +90,8 @@ import TestSupport
 @Suite struct AnnotatedVideoTests {
     /// A full disk (/dev/full opens and fails every write): the video stops with one
     /// line saying why, and the run goes on to the end with the motors stopped.
-    @Test func fullDiskStopsTheVideoNotTheRun() throws {
+    /// 75 unpaced frames of the demo, faces only.
+    var configuration: SessionConfiguration {
         var c = SessionConfiguration()
         c.source = .demo
         c.mediaDirectory = Fixtures.repositoryRoot + "/.cache/media"
@@ -98,6 +99,11 @@ import TestSupport
         c.realTime = false
         c.bodyDetector = .none
         c.maximumFrames = 75
+        return c
+    }
+
+    @Test func fullDiskStopsTheVideoNotTheRun() throws {
+        var c = configuration
         // OpenCV picks the container by extension: an .avi name that leads to /dev/full.
         let path = Fixtures.temporaryDirectory("full-disk") + "/video.avi"
         try? FileManager.default.removeItem(atPath: path)
@@ -111,13 +117,7 @@ import TestSupport
     }
 
     @Test func aWritableVideoGrowsAndIsKept() throws {
-        var c = SessionConfiguration()
-        c.source = .demo
-        c.mediaDirectory = Fixtures.repositoryRoot + "/.cache/media"
-        c.modelsDirectory = Fixtures.repositoryRoot + "/models"
-        c.realTime = false
-        c.bodyDetector = .none
-        c.maximumFrames = 75
+        var c = configuration
         let path = Fixtures.temporaryDirectory("video") + "/out.avi"
         c.outputVideo = path
         let summary = try ClosedLoopSession(configuration: c).run()

@@ -98,10 +98,7 @@ import TestSupport
 /// Speakers followed by ear on a generated scene with synthesized speech.
 @Suite(.serialized) struct SpeakerFollowingTests {
     var base: SessionConfiguration {
-        var c = SessionConfiguration()
-        c.mediaDirectory = Fixtures.repositoryRoot + "/.cache/media"
-        c.modelsDirectory = Fixtures.repositoryRoot + "/models"
-        c.realTime = false
+        var c = SceneBenchTests().base
         c.bodyDetector = .none
         return c
     }
