@@ -16,6 +16,7 @@ let package = Package(
         .systemLibrary(name: "CTurboJPEG", path: "Sources/CTurboJPEG"),
         .target(name: "CV4L2", path: "Sources/CV4L2", linkerSettings: [.linkedLibrary("v4l2")]),
         .target(name: "CSerial", path: "Sources/CSerial"),
+        .target(name: "CALSA", path: "Sources/CALSA", linkerSettings: [.linkedLibrary("asound")]),
         .target(
             name: "CVision",
             path: "Sources/CVision",
@@ -30,7 +31,7 @@ let package = Package(
         .target(name: "Capture", dependencies: ["DockCore", "Imaging", "CVision", "CTurboJPEG", "CV4L2"]),
         .target(name: "Vision", dependencies: ["DockCore", "Imaging", "CVision"]),
         .target(name: "Tracking", dependencies: ["DockCore"]),
-        .target(name: "Audio", dependencies: ["DockCore", "CVision"]),
+        .target(name: "Audio", dependencies: ["DockCore", "CVision", "CALSA"]),
         .target(name: "Motion", dependencies: ["DockCore", "CSerial"]),
         .target(name: "Simulation", dependencies: ["DockCore", "Imaging", "Motion", "Audio"]),
         .target(name: "DockKit", dependencies: ["DockCore", "Capture", "Vision", "Tracking", "Motion"]),

@@ -13,51 +13,116 @@ public struct AudioWindow: Sendable, Hashable {
     public var coherence: Double?
 }
 
-/// Turns a clip into a timeline of voice activity and direction, window by window, in order.
-/// A mono clip gives voice activity without direction.
+/// Turns sound into a timeline of voice activity and direction, window by window, in order:
+/// a whole recording at once, or a live capture block by block. Mono gives voice activity
+/// without direction.
 public struct SpeechAnalyzer: Sendable {
-    public let clip: AudioClip
+    public let sampleRate: Double
+    public let channelCount: Int
     public let array: MicrophoneArray
     public let windowSeconds: Double
     private var detector: VoiceActivityDetector
+    /// Samples not yet analysed, plus the look-back direction finding needs; `buffer[c][0]` is
+    /// sample `base` of the current timeline, which began at `timelineStart`.
+    private var buffer: [[Float]]
+    private var base = 0
     private var next = 0
+    private var timelineStart: MonotonicInstant?
+    /// Timelines restarted because a block did not continue the last one (lost samples, a
+    /// clock that drifted more than `resyncSeconds`).
+    public private(set) var restarts = 0
+    public var resyncSeconds = 0.1
 
     /// Refuses rates too low to place a talker (below 16 kHz) with a message that says so.
-    public init(clip: AudioClip, array: MicrophoneArray = MicrophoneArray(), windowSeconds: Double = 0.02) throws(AudioError) {
-        guard clip.sampleRate >= 16000 else {
-            throw AudioError("audio at \(Int(clip.sampleRate)) Hz is too coarse to place a talker; record at 16 kHz or more (48 kHz is best)")
+    public init(sampleRate: Double, channelCount: Int, array: MicrophoneArray = MicrophoneArray(), windowSeconds: Double = 0.02) throws(AudioError) {
+        guard sampleRate >= 16000 else {
+            throw AudioError("audio at \(Int(sampleRate)) Hz is too coarse to place a talker; record at 16 kHz or more (48 kHz is best)")
         }
-        self.clip = clip
+        guard channelCount >= 1 else { throw AudioError("audio without channels") }
+        self.sampleRate = sampleRate
+        self.channelCount = channelCount
         self.array = array
         self.windowSeconds = windowSeconds
         detector = VoiceActivityDetector(windowSeconds: windowSeconds)
+        buffer = Array(repeating: [], count: channelCount)
+    }
+
+    /// A whole recording, analysed as time passes.
+    public init(clip: AudioClip, array: MicrophoneArray = MicrophoneArray(), windowSeconds: Double = 0.02) throws(AudioError) {
+        try self.init(sampleRate: clip.sampleRate, channelCount: clip.channels.count, array: array, windowSeconds: windowSeconds)
+        append(clip.channels, start: clip.start, followsGap: false)
+        isComplete = true
+    }
+
+    /// No more sound will come (a whole recording): the last windows need not wait for look-ahead.
+    private var isComplete = false
+
+    public var isStereo: Bool { channelCount >= 2 }
+
+    /// Adds captured sound. A block that does not continue the timeline (a gap, or a start more
+    /// than `resyncSeconds` from where the last block ended) starts a new one.
+    public mutating func append(_ block: AudioBlock) {
+        append(block.channels, start: block.start, followsGap: block.followsGap)
+    }
+
+    private mutating func append(_ channels: [[Float]], start: MonotonicInstant, followsGap: Bool) {
+        guard channels.count == channelCount, let count = channels.first?.count, count > 0 else { return }
+        if let origin = timelineStart {
+            let expected = origin.advanced(bySeconds: Double(base + buffer[0].count) / sampleRate)
+            if followsGap || abs(start.seconds(since: expected)) > resyncSeconds {
+                restarts += 1
+                timelineStart = nil
+            }
+        }
+        if timelineStart == nil {
+            timelineStart = start
+            base = 0
+            next = 0
+            for c in buffer.indices { buffer[c].removeAll(keepingCapacity: true) }
+        }
+        for c in buffer.indices { buffer[c].append(contentsOf: channels[c]) }
     }
 
     /// Every window ending at or before `time` not yet returned.
     public mutating func windows(until time: MonotonicInstant) -> [AudioWindow] {
-        let size = max(16, Int(windowSeconds * clip.sampleRate))
-        let end = min(clip.index(at: time), clip.frameCount)
+        guard let origin = timelineStart else { return [] }
+        let size = max(16, Int(windowSeconds * sampleRate))
+        let available = base + buffer[0].count
+        let end = min(Int((time.seconds(since: origin) * sampleRate).rounded(.down)), available)
         var out: [AudioWindow] = []
         // Direction wants more samples than voice activity: a window of about 40 ms around the centre.
-        let span = max(size, Int(0.04 * clip.sampleRate))
-        let maxLag = Int((array.maximumDelay * clip.sampleRate).rounded(.up)) + 2
-        while next + size <= end {
-            let range = next..<next + size
-            let decision = detector.update(clip.channels[0][range])
+        let span = max(size, Int(0.04 * sampleRate))
+        let maxLag = Int((array.maximumDelay * sampleRate).rounded(.up)) + 2
+        // A window waits for the look-ahead its direction needs (10 ms live), so live analysis
+        // finds what analysis of the whole recording finds.
+        while next + size <= end, isComplete || next + size / 2 + span / 2 <= available {
+            let range = (next - base)..<(next - base + size)
+            let decision = detector.update(buffer[0][range])
             var direction: Double?, coherence: Double?
-            if decision.isSpeech && clip.isStereo {
+            if decision.isSpeech && isStereo {
                 let centre = next + size / 2
-                let from = max(0, centre - span / 2), to = min(clip.frameCount, from + span)
-                if to - from > 2 * maxLag, let found = GCCPHAT.delay(left: clip.channels[0][from..<to], right: clip.channels[1][from..<to], maxLag: maxLag) {
-                    direction = array.angle(forDelay: found.samples / clip.sampleRate)
+                let from = max(base, centre - span / 2), to = min(available, from + span)
+                let slice = (from - base)..<(to - base)
+                if to - from > 2 * maxLag, let found = GCCPHAT.delay(left: buffer[0][slice], right: buffer[1][slice], maxLag: maxLag) {
+                    direction = array.angle(forDelay: found.samples / sampleRate)
                     coherence = found.peak
                 }
             }
-            out.append(AudioWindow(time: clip.start.advanced(bySeconds: (Double(next) + Double(size) / 2) / clip.sampleRate),
+            out.append(AudioWindow(time: origin.advanced(bySeconds: (Double(next) + Double(size) / 2) / sampleRate),
                                    isSpeech: decision.isSpeech, energyDecibels: decision.energyDecibels,
                                    direction: direction, coherence: coherence))
             next += size
         }
+        trim(keeping: span)
         return out
+    }
+
+    /// Drops analysed samples, keeping `span` of look-back; in whole seconds, so a long
+    /// recording is not copied window by window.
+    private mutating func trim(keeping span: Int) {
+        let disposable = next - span - base
+        guard disposable >= Int(sampleRate) else { return }
+        for c in buffer.indices { buffer[c].removeFirst(disposable) }
+        base += disposable
     }
 }

@@ -27,7 +27,7 @@ public final class DockAccessory: Hashable, Sendable {
         var rateContract = TrackRateContract()
         var law: any ControlLaw
         var poses = PoseHistory()
-        var framingMode: FramingMode = .automatic
+        var framing = FramingGeometry()
         var systemTrackingEnabled = true
         var trackCalls = 0
         var staleObservations = 0
@@ -89,7 +89,7 @@ public final class DockAccessory: Hashable, Sendable {
             return state.law.update(ControlInput(target: framed, observedAt: observedAt, camera: camera,
                                                  pose: motion.angularPositions, velocity: motion.angularVelocities,
                                                  poseAtObservation: observedAt.flatMap { state.poses.pose(at: $0) },
-                                                 framingPoint: state.framingMode.framingPoint, time: now))
+                                                 framingPoint: state.framing.aimPoint(for: framed), time: now))
         }
         do {
             let sent = try motors.command(velocity, at: now)
@@ -108,10 +108,30 @@ public final class DockAccessory: Hashable, Sendable {
 
     // MARK: Framing
 
-    public var framingMode: FramingMode { state.withLock { $0.framingMode } }
+    public var framingMode: FramingMode { state.withLock { $0.framing.mode } }
 
     public func setFramingMode(_ mode: FramingMode) async throws {
-        state.withLock { $0.framingMode = mode }
+        state.withLock { $0.framing.mode = mode }
+    }
+
+    /// Where subjects are kept: normalized, origin at the upper left; the whole frame by default.
+    /// Resets to the whole frame when tracking stops (system tracking switched, motors stopped).
+    public var regionOfInterest: CGRect { state.withLock { FramingGeometry.upperLeft($0.framing.region) } }
+
+    /// A region at least 5 % of the frame each way, inside the frame; anything else is refused.
+    public func setRegionOfInterest(_ region: CGRect) async throws {
+        try setRegion(region)
+    }
+
+    /// The framing a session starts with (dockd's --framing and --region).
+    package func configureFraming(mode: FramingMode, region: CGRect?) throws(DockKitError) {
+        state.withLock { $0.framing.mode = mode }
+        if let region { try setRegion(region) }
+    }
+
+    package func setRegion(_ region: CGRect) throws(DockKitError) {
+        guard let converted = FramingGeometry.region(fromUpperLeft: region) else { throw .invalidParameter }
+        state.withLock { $0.framing.region = converted }
     }
 
     // MARK: Motors
@@ -133,7 +153,7 @@ public final class DockAccessory: Hashable, Sendable {
     }
 
     package func setSystemTrackingEnabled(_ enabled: Bool) {
-        state.withLock { $0.systemTrackingEnabled = enabled }
+        state.withLock { $0.systemTrackingEnabled = enabled; $0.framing.region = FramingGeometry.fullFrame }
         director.cancel()
         motors.stop(at: clock.now)
     }
@@ -191,6 +211,7 @@ public final class DockAccessory: Hashable, Sendable {
 
     /// Leaves the motors stopped (any motion in progress is abandoned).
     package func stopMotors(at now: MonotonicInstant) {
+        state.withLock { $0.framing.region = FramingGeometry.fullFrame }
         director.cancel()
         motors.stop(at: now)
     }

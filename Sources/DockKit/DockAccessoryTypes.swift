@@ -54,7 +54,8 @@ extension DockAccessory {
     public enum FramingMode: Hashable, Sendable {
         case automatic, center, left, right
 
-        /// Where the subject's centre is placed, unit coordinates, lower-left origin.
+        /// Where the subject's centre is placed within the region of interest, unit coordinates,
+        /// lower-left origin.
         var framingPoint: (x: Double, y: Double) {
             switch self {
             case .automatic, .center: (0.5, 0.5)

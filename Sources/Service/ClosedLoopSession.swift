@@ -38,6 +38,11 @@ public final class ClosedLoopSession: PipelineSession {
     /// What the microphones give: the source, or why the run goes on by vision alone.
     public private(set) var audioNote: String?
     private var follower: SpeakerFollower?
+    /// A generated scene heard by microphones on the camera: rendered frame by frame with the
+    /// head's yaw, up to `soundRendered` samples so far; the yaw at the last frame rendered.
+    private var sceneSound: SceneSound?
+    private var soundRendered = 0
+    private var soundYaw: (time: Double, yaw: Double)?
     public let sourceSummary: String
 
     private let source: any FrameSource
@@ -97,7 +102,16 @@ public final class ClosedLoopSession: PipelineSession {
                 if let file = configuration.audioFile {
                     clip = try WAVFile.read(path: file)
                 } else if let scene, scene.configuration.people.contains(where: { !$0.speaking.isEmpty }) {
-                    clip = try SceneAudio.synthesize(scene.configuration, array: configuration.microphones)
+                    if configuration.microphones.mounting == .camera {
+                        let sound = try SceneSound(scene.configuration)
+                        let analyzer = try SpeechAnalyzer(sampleRate: sound.sampleRate, channelCount: 2, array: configuration.microphones)
+                        follower = SpeakerFollower(analyzer: analyzer, policy: configuration.speakerPolicy)
+                        sceneSound = sound
+                        audioNote = String(format: "audio: 2 channels at %.0f Hz, %.1f s, microphones on the camera (heard as the head turns)",
+                                           sound.sampleRate, Double(sound.frameCount) / sound.sampleRate)
+                    } else {
+                        clip = try SceneAudio.synthesize(scene.configuration, array: configuration.microphones)
+                    }
                 }
                 if let clip {
                     follower = try SpeakerFollower(clip: clip, array: configuration.microphones, policy: configuration.speakerPolicy)
@@ -143,6 +157,9 @@ public final class ClosedLoopSession: PipelineSession {
         }
         accessory = DockAccessory(name: backend.name, backend: backend, clock: SystemMonotonicClock(),
                                   controlLaw: configuration.controlLaw.make(configuration.framing, pid: configuration.pid))
+        do { try accessory.configureFraming(mode: configuration.framingMode, region: configuration.regionOfInterest) } catch {
+            throw SessionError("--region must lie inside the frame, at least 0.05 wide and high")
+        }
         do {
             feeder = try TrackFeeder(rate: configuration.trackRate)
         } catch {
@@ -172,6 +189,24 @@ public final class ClosedLoopSession: PipelineSession {
     }
 
     /// Runs until the source ends, a limit is reached or `stop` is set. Leaves the motors stopped.
+    /// Renders the scene's sound from the last frame to `now` for microphones turning with the
+    /// head (the yaw taken as moving linearly between frames) and hands it to the follower.
+    private func hearScene(_ sound: SceneSound, until now: MonotonicInstant, yaw: Double) {
+        let time = now.seconds(since: .zero)
+        let end = min(sound.frameCount, Int(time * sound.sampleRate))
+        guard end > soundRendered else { return }
+        let from = soundYaw ?? (time, yaw)
+        let span = time - from.time
+        let channels = sound.render(soundRendered..<end, array: configuration.microphones) { t in
+            span > 0 ? from.yaw + (yaw - from.yaw) * min(1, max(0, (t - from.time) / span)) : yaw
+        }
+        follower?.hear([AudioBlock(channels: channels, sampleRate: sound.sampleRate,
+                                   start: MonotonicInstant.zero.advanced(bySeconds: Double(soundRendered) / sound.sampleRate),
+                                   sequence: soundRendered)])
+        soundRendered = end
+        soundYaw = (time, yaw)
+    }
+
     public func run(stop: StopFlag = StopFlag(), status: ((SessionStatus) -> Void)? = nil) throws(SessionError) -> SessionSummary {
         var summary = SessionSummary()
         summary.detectorName = detectorName
@@ -306,6 +341,7 @@ public final class ClosedLoopSession: PipelineSession {
             var framed = selected.map { [$0] } ?? []
             var speaking: [UUID: Double] = [:]
             var sound: NormalizedRect?
+            if let sceneSound { hearScene(sceneSound, until: now, yaw: pose.y) }
             if follower != nil, accessory.lockedSubjects.isEmpty {
                 (framed, speaking, sound) = follower!.choose(from: subjects, fallback: selected, camera: camera, yaw: pose.y, at: now)
             }

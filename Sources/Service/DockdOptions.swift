@@ -1,5 +1,6 @@
 import Audio
 import DockCore
+import DockKit
 import Foundation
 import Motion
 import Vision
@@ -67,11 +68,18 @@ public struct DockdOptions: Sendable {
                               obs-face-tracker's PID, for comparison
       --gain N                dock law: proportional gain per axis, s⁻¹ (default 4)
       --dead-band DEG         dock law: a subject closer than this is left alone (default 2)
+      --framing MODE          where the subject sits: automatic (default), center, left or right
+                              (a third from that side, leaving room for overlays)
+      --region X,Y,W,H        keep subjects inside this part of the frame (0…1, origin upper
+                              left), e.g. 0.21875,0,0.5625,1 for a square crop of 16:9
       --threads N             threads OpenCV may use
 
     Speakers
       --audio FILE            a WAV recorded with the video: follow whoever speaks (stereo gives
                               the direction; generated scenes with speech synthesize their own)
+      --audio-device NAME     with --camera: the microphones to listen to, an ALSA capture device
+                              (e.g. plughw:CARD=C920, default; list them with arecord -L); a
+                              missing or unusable one is reported and tracking goes on by vision
       --no-audio              frame by vision alone
       --mics room|camera      where the microphone pair is: fixed at the gimbal's pivot (default)
                               or on the camera, turning with it
@@ -174,10 +182,23 @@ public struct DockdOptions: Sendable {
                 c.framing.yawGain = gain
                 c.framing.pitchGain = gain
             case "--dead-band": c.framing.deadBand = try number(argument, in: 0...20) * .pi / 180
+            case "--framing":
+                let text = try value(argument)
+                guard let mode = FramingModeName(rawValue: text) else { throw UsageError("--framing expects automatic, center, left or right, got '\(text)'") }
+                c.framingMode = mode.mode
+            case "--region":
+                let text = try value(argument)
+                let parts = text.split(separator: ",").map { Double($0.trimmingCharacters(in: .whitespaces)) }
+                guard parts.count == 4, let x = parts[0], let y = parts[1], let w = parts[2], let h = parts[3],
+                      FramingGeometry.region(fromUpperLeft: CGRect(x: x, y: y, width: w, height: h)) != nil else {
+                    throw UsageError("--region expects X,Y,W,H of the frame (0…1, origin upper left, at least 0.05 wide and high, inside the frame), got '\(text)'")
+                }
+                c.regionOfInterest = CGRect(x: x, y: y, width: w, height: h)
             case "--threads": c.openCVThreads = try integer(argument, in: 1...64)
             case "--output": c.outputVideo = try value(argument)
             case "--trace": options.tracePath = try value(argument)
             case "--audio": c.audioFile = try value(argument)
+            case "--audio-device": c.audioDevice = try value(argument)
             case "--no-audio": c.useAudio = false
             case "--mics":
                 let text = try value(argument)
@@ -203,9 +224,28 @@ public struct DockdOptions: Sendable {
         if case .device = c.gimbal {
             guard case .camera = c.source else { throw UsageError("a real --gimbal needs a live --camera; recordings run with --gimbal sim or none") }
         }
+        if case .camera = c.source {
+            if c.audioFile != nil { throw UsageError("--audio FILE goes with a recording; a live --camera listens with --audio-device NAME") }
+        } else if c.audioDevice != nil {
+            throw UsageError("--audio-device listens live and goes with --camera; a recording takes --audio FILE")
+        }
         options.configuration = c
         return options
     }
 
     private static func format(_ v: Double) -> String { v == v.rounded() ? String(Int(v)) : String(v) }
+}
+
+/// The framing modes by the names dockd takes.
+enum FramingModeName: String {
+    case automatic, center, left, right
+
+    var mode: DockAccessory.FramingMode {
+        switch self {
+        case .automatic: .automatic
+        case .center: .center
+        case .left: .left
+        case .right: .right
+        }
+    }
 }

@@ -1,3 +1,4 @@
+import Audio
 import Bench
 import Capture
 import DockCore
@@ -9,7 +10,9 @@ import Vision
 
 /// The pipeline on a live V4L2 camera, in wall time, on three threads:
 /// - capture: the camera (reopened when it comes back after an unplug) into a newest-only mailbox;
-/// - detection (the caller's thread): newest frame → detector → observations → tracker;
+/// - audio (with `--audio-device`): the microphones into a queue, every block kept in order;
+/// - detection (the caller's thread): newest frame → detector → observations → tracker, and
+///   the sound heard so far → who speaks → whom to frame;
 /// - control: `track` calls at the feeder's fixed rate from the tracker's latest state, plus the
 ///   deadman, so commands keep their rate however long detection takes.
 public final class LiveSession: PipelineSession {
@@ -27,11 +30,19 @@ public final class LiveSession: PipelineSession {
     private let information: SharedCameraInformation
     private let clock = SystemMonotonicClock()
     private let events = Protected<[CameraEvent]>([])
+    /// The microphones, when they opened; `audioNote` says what was heard with, or why not.
+    private let audio: AudioCaptureThread?
+    private let follower: SpeakerFollower?
+    public let audioNote: String?
 
     /// What the detection thread shares with the control thread.
     private struct Shared: Sendable {
         var tracker = SubjectTracker()
         var selector = SubjectSelector()
+        /// Whom to frame when speakers decide (a group, or one person); nil = the selector's choice.
+        var framed: [UUID]?
+        /// Someone talking where nobody is tracked: a target at the voice, with its frame's stamp.
+        var sound: (rect: NormalizedRect, stamp: FrameStamp)?
         var camera: CameraInformation?
         var trackCalls = 0
         var rateErrors = 0
@@ -90,15 +101,44 @@ public final class LiveSession: PipelineSession {
         motorName = backend.name
         accessory = DockAccessory(name: backend.name, backend: backend, clock: clock,
                                   controlLaw: configuration.controlLaw.make(configuration.framing, pid: configuration.pid))
+        do { try accessory.configureFraming(mode: configuration.framingMode, region: configuration.regionOfInterest) } catch {
+            throw SessionError("--region must lie inside the frame, at least 0.05 wide and high")
+        }
+        // The microphones: opened here so that a missing or unusable one is reported at start;
+        // without them the session tracks on vision alone.
+        var microphones: ALSACaptureSource?
+        var follower: SpeakerFollower?
+        var audioNote: String?
+        if configuration.useAudio, let device = configuration.audioDevice {
+            do throws(AudioError) {
+                let source = try ALSACaptureSource(device: device, configuration: configuration.audioConfiguration, clock: clock)
+                let analyzer = try SpeechAnalyzer(sampleRate: source.sampleRate, channelCount: source.channelCount, array: configuration.microphones)
+                follower = SpeakerFollower(analyzer: analyzer, policy: configuration.speakerPolicy)
+                microphones = source
+                audioNote = "audio: \(source.summary)"
+                    + (source.channelCount == 1 ? " (mono: voice activity only, no direction: speakers are chosen by vision)" : "")
+            } catch {
+                audioNote = "audio off, tracking on vision alone: \(error.message)"
+            }
+        }
+        self.follower = follower
+        self.audioNote = audioNote
         // Last, once nothing else can fail: a thread started earlier would outlive a failed init.
         let handOver = UncheckedBox(camera)
         capture = CaptureThread(name: "opendock.capture") { handOver.value }
+        if let microphones {
+            let heard = UncheckedBox(microphones)
+            audio = AudioCaptureThread(name: "opendock.audio") { heard.value }
+        } else {
+            audio = nil
+        }
     }
 
     /// A session dropped without `run` (or after) leaves no capture thread behind.
     deinit {
         cancellation.cancel()
         capture.stop()
+        audio?.stop()
     }
 
     /// Receives one line per camera event (docked, undocked), on the detection thread.
@@ -146,6 +186,7 @@ public final class LiveSession: PipelineSession {
             stop.set()
             cancellation.cancel()
             capture.stop()
+            audio?.stop()
             while !controlDone.withLock({ $0 }) { Thread.sleep(forTimeInterval: 0.005) }
             accessory.stopMotors(at: clock.now)
             // Motors cannot move before the run starts: a signal during start-up counts from then.
@@ -157,8 +198,14 @@ public final class LiveSession: PipelineSession {
         }
         defer { _ = shutdown() }
 
+        var follower = self.follower
+        var audioEnded = false
         while !stop.isSet {
             reportCameraEvents()
+            if let audio, !audioEnded, audio.ended.closed {
+                audioEnded = true
+                log("audio stopped, following speakers by vision alone: \(audio.ended.reason?.message ?? "the device ended")")
+            }
             if let limit = configuration.maximumFrames, summary.frames >= limit { break }
             if let limit = configuration.maximumDuration, clock.now.seconds(since: start) > limit { break }
             let frame: Frame
@@ -187,9 +234,27 @@ public final class LiveSession: PipelineSession {
                 let subjects = s.tracker.confirmedSubjects
                 return (s.selector.select(from: subjects), subjects)
             }
+            // Who speaks decides whom to frame in automatic mode; a lock by the client wins.
+            var speaking: [UUID: Double] = [:]
+            if var listening = follower, let audio {
+                listening.hear(audio.drain())
+                if locked.isEmpty {
+                    let yaw = accessory.motors.backend.motionState(at: frame.stamp.time).angularPositions.y
+                    let heard = listening.choose(from: subjects, fallback: selected, camera: camera, yaw: yaw, at: clock.now)
+                    speaking = heard.speaking
+                    if speaking.values.contains(where: { $0 >= configuration.speakerPolicy.speakingThreshold }) { summary.framesWithSpeaker += 1 }
+                    shared.withLock { s in
+                        s.framed = heard.chosen.map(\.uuid)
+                        s.sound = heard.sound.map { ($0, frame.stamp) }
+                    }
+                }
+                follower = listening
+            }
+            var assessments = Saliency.assess(subjects, at: frame.stamp.time)
+            for i in assessments.indices { assessments[i].speakingConfidence = speaking[assessments[i].uuid] }
             // Stamped with the frame's capture time, not the time tracking finished.
             let captured = Date(timeIntervalSinceNow: -clock.now.seconds(since: frame.stamp.time))
-            accessory.publishTracking(Saliency.assess(subjects, at: frame.stamp.time), time: captured)
+            accessory.publishTracking(assessments, time: captured)
             let end = clock.now
             summary.timings.record("detect+track", milliseconds: end.seconds(since: begin) * 1000)
             summary.timings.record("capture→tracked", milliseconds: end.seconds(since: frame.stamp.time) * 1000)
@@ -207,6 +272,11 @@ public final class LiveSession: PipelineSession {
             summary.timings.record("capture→command", milliseconds: latency)
         }
         summary.droppedFrames = capture.mailbox.replaced
+        if let audio {
+            summary.audioBlocks = audio.received
+            summary.audioBlocksDropped = audio.dropped
+            summary.audioRestarts = follower?.audioRestarts ?? 0
+        }
         summary.wallSeconds = clock.now.seconds(since: start)
         summary.cpuSeconds = SessionSummary.processCPUSeconds() - cpuStart
         summary.mediaSeconds = summary.wallSeconds
@@ -240,8 +310,14 @@ public final class LiveSession: PipelineSession {
                 let now = clock.now
                 if feeder.isDue(at: now) {
                     let (observations, camera) = shared.withLock { s -> ([Observation], CameraInformation?) in
-                        let subject = s.tracker.confirmedSubjects.first { $0.uuid == s.selector.selectedUUID }
-                        return (feeder.observations(for: subject, at: now), s.camera)
+                        // Someone talking where nobody is tracked: turn towards the voice.
+                        if let sound = s.sound {
+                            return ([Observation(identifier: -1, kind: .humanBody, rect: sound.rect, confidence: 1, stamp: sound.stamp)], s.camera)
+                        }
+                        let confirmed = s.tracker.confirmedSubjects
+                        let framed = s.framed.map { uuids in uuids.compactMap { uuid in confirmed.first { $0.uuid == uuid } } }
+                            ?? confirmed.filter { $0.uuid == s.selector.selectedUUID }
+                        return (feeder.observations(for: framed, at: now), s.camera)
                     }
                     if let camera {
                         do {

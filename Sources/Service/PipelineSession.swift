@@ -6,6 +6,8 @@ public protocol PipelineSession: AnyObject {
     var detectorName: String { get }
     /// Set when the requested detector was replaced by a fallback; says why.
     var detectorFallback: String? { get }
+    /// What speakers are followed with (the microphones, a recording's sound), or why not.
+    var audioNote: String? { get }
     func run(stop: StopFlag, status: ((SessionStatus) -> Void)?) throws(SessionError) -> SessionSummary
 }
 

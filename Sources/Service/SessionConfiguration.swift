@@ -1,6 +1,7 @@
 import Audio
 import Capture
 import DockCore
+import DockKit
 import Foundation
 import Motion
 import Simulation
@@ -70,6 +71,10 @@ public struct SessionConfiguration: Sendable {
     public var gimbal: GimbalChoice?
     public var gimbalModel = GimbalModel()
     public var framing = FramingConfiguration()
+    /// Where the chosen subject sits, and the part of the frame it is kept in (DockKit's
+    /// framing mode and region of interest; normalized, origin upper left; nil = whole frame).
+    public var framingMode = DockAccessory.FramingMode.automatic
+    public var regionOfInterest: CGRect?
     public var controlLaw = ControlLawChoice.dock
     public var pid = PIDConfiguration()
     public var outputVideo: String?
@@ -87,6 +92,11 @@ public struct SessionConfiguration: Sendable {
     /// speech, audio synthesized for them. Off = framing by vision alone.
     public var useAudio = true
     public var audioFile: String?
+    /// A live camera's microphones: an ALSA capture device ("plughw:CARD=C920", "default").
+    public var audioDevice: String?
+    /// ALSA configuration text used instead of the system's when opening `audioDevice` (tests
+    /// define devices on ALSA's `file` plugin this way); nil = the system's, ~/.asoundrc included.
+    public var audioConfiguration: String?
     public var microphones = MicrophoneArray()
     public var speakerPolicy = SpeakerPolicyConfiguration()
     /// Keep the per-frame trace and truth samples (the benchmark's figures need them); a soak

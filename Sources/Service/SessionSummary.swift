@@ -31,6 +31,14 @@ public struct SessionSummary: Sendable {
     /// Truth and decisions per frame, when the source has ground truth (see `SceneEvaluation`).
     public var frameSamples: [FrameSample] = []
 
+    /// Live microphones: blocks captured, blocks lost because the detection thread fell more
+    /// than the queue's length behind, and times the sound did not continue (overruns, clock jumps).
+    public var audioBlocks: Int?
+    public var audioBlocksDropped = 0
+    public var audioRestarts = 0
+    /// Frames in which someone tracked was heard speaking (speakingConfidence over the policy's threshold).
+    public var framesWithSpeaker = 0
+
     /// CPU time the whole process used during the run (user + system, every thread).
     public var cpuSeconds: Double?
 
@@ -65,6 +73,10 @@ public struct SessionSummary: Sendable {
         lines.append("track calls \(trackCalls), rate-contract errors \(rateContractErrors), deadman stops \(deadmanStops), "
                      + (silentMotorStops > 0 ? "motor device silent \(silentMotorStops) times, " : "")
                      + "dropped frames \(droppedFrames), detector failures \(detectorFailures)")
+        if let audioBlocks {
+            lines.append(String(format: "audio: %d blocks, %d lost behind the reader, %d restarts; someone tracked heard speaking in %d of %d frames",
+                                audioBlocks, audioBlocksDropped, audioRestarts, framesWithSpeaker, frames))
+        }
         lines.append("motors at exit: \(finalCommand == Vector3D() ? "stopped" : "MOVING \(finalCommand)")")
         if let outputVideoError { lines.append(outputVideoError) } else if let outputVideo { lines.append("annotated video: \(outputVideo)") }
         return lines.joined(separator: "\n")

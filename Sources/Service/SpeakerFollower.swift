@@ -20,11 +20,24 @@ struct SpeakerFollower {
     /// this way until the person there is framed, or the voice there has been quiet a while.
     private var lookingToward: (direction: Double, lastHeard: MonotonicInstant)?
 
+    /// Follows a whole recording.
     init(clip: AudioClip, array: MicrophoneArray, policy: SpeakerPolicyConfiguration) throws(AudioError) {
-        analyzer = try SpeechAnalyzer(clip: clip, array: array)
-        self.array = array
+        try self.init(analyzer: SpeechAnalyzer(clip: clip, array: array), policy: policy)
+    }
+
+    /// Follows a live capture: `hear` its blocks as they come.
+    init(analyzer: SpeechAnalyzer, policy: SpeakerPolicyConfiguration) {
+        self.analyzer = analyzer
+        array = analyzer.array
         self.policy = SpeakerSelectionPolicy(configuration: policy)
     }
+
+    mutating func hear(_ blocks: [AudioBlock]) {
+        for block in blocks { analyzer.append(block) }
+    }
+
+    /// Times the live sound did not continue (lost samples, clock jumps).
+    var audioRestarts: Int { analyzer.restarts }
 
     /// Folds in the audio up to `now` and returns whom to frame (one person or a group) and each
     /// present person's speakingConfidence. Angles of people come from where they are in the

@@ -3,9 +3,67 @@ import DockCore
 import Foundation
 
 /// The sound of a generated scene: every speaking span filled with speech synthesized by
-/// espeak-ng in the speaker's own voice, arriving at the two microphones of a pair fixed in the
-/// room at the gimbal's pivot with the delay the speaker's direction gives at each instant (so a
-/// walking speaker's delay changes as they walk), over faint room noise.
+/// espeak-ng in the speaker's own voice, arriving at the two microphones of a pair with the
+/// delay the speaker's direction gives at each instant (so a walking speaker's delay changes as
+/// they walk), over faint room noise. The pair sits at the gimbal's pivot, fixed in the room or
+/// turning with the camera: then the delay follows the head's yaw as it is rendered.
+public struct SceneSound: Sendable {
+    public let sampleRate = SceneAudio.sampleRate
+    /// Samples in the scene (its duration plus half a second).
+    public let frameCount: Int
+    /// Each speaker's speech on the scene's timeline (silent outside their spans), as it would be
+    /// heard at the pivot, and where they are.
+    private let speakers: [(speech: [Float], script: SceneScript)]
+    private let noiseSeed: UInt64
+
+    /// Synthesizes the scene's speech; needs `espeak-ng` (Scripts/setup installs it).
+    public init(_ scene: SceneConfiguration, espeak: String = "/usr/bin/espeak-ng") throws(AudioError) {
+        let rate = SceneAudio.sampleRate
+        frameCount = Int((scene.resolvedDuration + 0.5) * rate)
+        var speakers: [(speech: [Float], script: SceneScript)] = []
+        for (index, person) in scene.people.enumerated() where !person.speaking.isEmpty {
+            let voice = try SceneAudio.speech(text: SceneAudio.lines[index % SceneAudio.lines.count],
+                                              voice: SceneAudio.voices[index % SceneAudio.voices.count], espeak: espeak)
+            var track = [Float](repeating: 0, count: frameCount)
+            var cursor = 0   // where in the voice each span continues, so spans are not all the same words
+            for span in person.speaking {
+                for n in Int(span.start * rate)..<min(frameCount, Int(span.end * rate)) {
+                    track[n] = voice[cursor]
+                    cursor = (cursor + 1) % voice.count
+                }
+            }
+            speakers.append((track, person.script))
+        }
+        self.speakers = speakers
+        noiseSeed = scene.seed &+ 99
+    }
+
+    /// Samples `range` of both microphones. `arrayYaw` gives the pair's facing (radians) at a
+    /// time in seconds: 0 for a pair fixed in the room, the head's yaw for one on the camera.
+    public func render(_ range: Range<Int>, array: MicrophoneArray, arrayYaw: (Double) -> Double = { _ in 0 }) -> [[Float]] {
+        let range = range.clamped(to: 0..<frameCount)
+        var left = [Float](repeating: 0, count: range.count), right = [Float](repeating: 0, count: range.count)
+        for speaker in speakers {
+            for (i, n) in range.enumerated() {
+                let t = Double(n) / sampleRate
+                // Half the delay on each side, in samples, around the sound at the pivot.
+                let direction = speaker.script.angles(at: t).yaw * .pi / 180 - arrayYaw(t)
+                let delay = array.delay(forAngle: direction) * sampleRate
+                left[i] += 0.4 * SceneAudio.sample(speaker.speech, at: Double(n) - delay / 2)
+                right[i] += 0.4 * SceneAudio.sample(speaker.speech, at: Double(n) + delay / 2)
+            }
+        }
+        // Room noise, the same for a sample whichever block it falls in.
+        for (i, n) in range.enumerated() {
+            var random = SeededGenerator(seed: noiseSeed &+ UInt64(n) &* 0xD6E8_FEB8_6659_FD93)
+            left[i] += Float.random(in: -0.002...0.002, using: &random)
+            right[i] += Float.random(in: -0.002...0.002, using: &random)
+        }
+        return [left, right]
+    }
+}
+
+/// Speech for generated scenes.
 public enum SceneAudio {
     public static let sampleRate = 48000.0
     static let voices = ["en+m3", "en+f3", "en+m7", "en+f4"]
@@ -16,39 +74,15 @@ public enum SceneAudio {
         "One more thing before we finish: the new camera arrives on Monday, so please leave the room free.",
     ]
 
-    /// Synthesizes the scene's audio; needs `espeak-ng` (Scripts/setup installs it).
+    /// The whole scene heard by a pair fixed in the room; a pair on the camera needs the head's
+    /// pose as the sound is made (`SceneSound.render`).
     public static func synthesize(_ scene: SceneConfiguration, array: MicrophoneArray,
                                   espeak: String = "/usr/bin/espeak-ng") throws(AudioError) -> AudioClip {
         guard array.mounting == .room else {
-            throw AudioError("generated scenes place their microphones in the room; microphones on the camera need the gimbal's pose while the sound is made")
+            throw AudioError("microphones on the camera hear the scene as the head turns: render it with SceneSound as the loop runs")
         }
-        let frames = Int((scene.resolvedDuration + 0.5) * sampleRate)
-        var left = [Float](repeating: 0, count: frames), right = [Float](repeating: 0, count: frames)
-        for (index, person) in scene.people.enumerated() where !person.speaking.isEmpty {
-            let voice = try speech(text: lines[index % lines.count], voice: voices[index % voices.count], espeak: espeak)
-            var cursor = 0   // where in the voice each span continues, so spans are not all the same words
-            for span in person.speaking {
-                var n = Int(span.start * sampleRate)
-                let end = min(frames, Int(span.end * sampleRate))
-                while n < end {
-                    let t = Double(n) / sampleRate
-                    let angles = person.script.angles(at: t)
-                    // Half the delay on each side, in samples, plus a constant so both stay causal.
-                    let delay = array.delay(forAngle: angles.yaw * .pi / 180) * sampleRate
-                    let base = Double(cursor)
-                    left[n] += 0.4 * sample(voice, at: base - delay / 2)
-                    right[n] += 0.4 * sample(voice, at: base + delay / 2)
-                    cursor = (cursor + 1) % voice.count
-                    n += 1
-                }
-            }
-        }
-        var random = SeededGenerator(seed: scene.seed &+ 99)
-        for n in 0..<frames {
-            left[n] += Float.random(in: -0.002...0.002, using: &random)
-            right[n] += Float.random(in: -0.002...0.002, using: &random)
-        }
-        return AudioClip(sampleRate: sampleRate, channels: [left, right])
+        let sound = try SceneSound(scene, espeak: espeak)
+        return AudioClip(sampleRate: sampleRate, channels: sound.render(0..<sound.frameCount, array: array))
     }
 
     /// Catmull-Rom interpolation between samples (the voice is band-limited well below 24 kHz).

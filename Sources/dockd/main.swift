@@ -36,6 +36,7 @@ do {
 log("source \(session.sourceSummary)")
 log("gimbal \(options.configuration.resolvedGimbal.label), detector \(session.detectorName), track rate \(Int(options.configuration.trackRate)) Hz")
 if let fallback = session.detectorFallback { log(fallback) }
+if let audio = session.audioNote { log(audio) }
 
 let statusLine = StatusLine()
 let summary: SessionSummary

@@ -89,4 +89,71 @@ import Testing
         }
         #expect(outcome.command.y > 0)
     }
+
+    /// A subject standing still in the room at 0.1 rad to the right, `width` of the frame wide,
+    /// framed for 4 s; returns its rect at the end (unit, lower-left origin).
+    func frameStillSubject(_ dock: DockAccessory, _ gimbal: SimulatedGimbal, width: Double) throws -> NormalizedRect {
+        let intrinsics = camera.intrinsics
+        var t = MonotonicInstant.zero
+        var rect = NormalizedRect(x: 0, y: 0, width: 0, height: 0)
+        for i in 0..<120 {
+            let yaw = gimbal.motionState(at: t).angularPositions.y
+            let centre = (intrinsics.cx + intrinsics.fx * tan(0.1 - yaw)) / 1280
+            rect = NormalizedRect(x: centre - width / 2, y: 0.4, width: width, height: 0.2)
+            try dock.submit([Observation(identifier: 1, kind: .humanFace, rect: rect, stamp: FrameStamp(sequence: UInt64(i), time: t))],
+                            camera: camera, at: t)
+            t = t.advanced(bySeconds: 1.0 / 30)
+            gimbal.advance(to: t)
+        }
+        return rect
+    }
+
+    /// `.left` inside a region covering the right half: the subject settles on the region's left
+    /// third (x = 0.5 + 0.5/3), within the law's 2° dead band (about 0.03 of the width at 60°).
+    @Test func framingModeAppliesInsideTheRegionOfInterest() async throws {
+        let (dock, gimbal, _) = accessory()
+        #expect(dock.regionOfInterest == CGRect(x: 0, y: 0, width: 1, height: 1))
+        try await dock.setFramingMode(.left)
+        try await dock.setRegionOfInterest(CGRect(x: 0.5, y: 0, width: 0.5, height: 1))
+        let rect = try frameStillSubject(dock, gimbal, width: 0.1)
+        #expect(abs(rect.midX - (0.5 + 0.5 / 3)) < 0.035, "subject centre \(rect.midX)")
+    }
+
+    /// A subject too wide for the left third of the region is kept whole inside the region.
+    @Test func aWideSubjectIsKeptInsideTheRegion() async throws {
+        let (dock, gimbal, _) = accessory()
+        try await dock.setFramingMode(.left)
+        try await dock.setRegionOfInterest(CGRect(x: 0.5, y: 0.25, width: 0.5, height: 0.5))
+        let rect = try frameStillSubject(dock, gimbal, width: 0.45)
+        #expect(rect.x >= 0.5 - 0.035 && rect.x + rect.width <= 1 + 0.035, "subject \(rect.x)…\(rect.x + rect.width)")
+        #expect(abs(rect.midX - 0.725) < 0.035)
+    }
+
+    @Test func regionOfInterestIsCheckedAndResetWhenTrackingStops() async throws {
+        let (dock, _, _) = accessory()
+        for bad in [CGRect(x: 0.6, y: 0, width: 0.5, height: 1), CGRect(x: -0.1, y: 0, width: 0.5, height: 0.5),
+                    CGRect(x: 0, y: 0, width: 0.01, height: 1), CGRect(x: CGFloat.nan, y: 0, width: 0.5, height: 0.5)] {
+            await #expect(throws: DockKitError.invalidParameter) { try await dock.setRegionOfInterest(bad) }
+        }
+        let square = CGRect(x: 0.21875, y: 0, width: 0.5625, height: 1)   // a square crop of 16:9
+        try await dock.setRegionOfInterest(square)
+        #expect(dock.regionOfInterest == square)
+        dock.setSystemTrackingEnabled(false)
+        #expect(dock.regionOfInterest == CGRect(x: 0, y: 0, width: 1, height: 1))
+    }
+
+    @Test func aimPointGeometry() throws {
+        // Upper-left (0.1, 0.2, 0.4, 0.5) is lower-left (0.1, 0.3, 0.4, 0.5).
+        let region = try #require(FramingGeometry.region(fromUpperLeft: CGRect(x: 0.1, y: 0.2, width: 0.4, height: 0.5)))
+        #expect(abs(region.y - 0.3) < 1e-12 && region.x == 0.1 && region.width == 0.4 && region.height == 0.5)
+        var geometry = FramingGeometry(mode: .right, region: region)
+        let aim = geometry.aimPoint(for: nil)
+        #expect(abs(aim.x - (0.1 + 0.4 * 2 / 3)) < 1e-12 && abs(aim.y - 0.55) < 1e-12)
+        // 0.3 wide: the right third would put its edge at 0.52 > 0.5; moved in to 0.35.
+        let wide = geometry.aimPoint(for: NormalizedRect(x: 0, y: 0, width: 0.3, height: 0.1))
+        #expect(abs(wide.x - 0.35) < 1e-12)
+        // Taller than the region: its middle.
+        geometry.mode = .center
+        #expect(abs(geometry.aimPoint(for: NormalizedRect(x: 0, y: 0, width: 0.1, height: 0.9)).y - 0.55) < 1e-12)
+    }
 }

@@ -48,6 +48,21 @@ import TestSupport
         #expect(summary.trace.allSatisfy { $0.selectedID != nil || $0.time < 0.1 })
     }
 
+    /// dockd's --framing right with --region on the left half: the still subject settles at
+    /// two thirds of the region (x = 1/3 of the frame), within the dead band.
+    @Test func framingModeAndRegionPlaceTheSubject() throws {
+        let options = try DockdOptions.parse(["--framing", "right", "--region", "0,0,0.5,1"])
+        var c = configuration(.still(yaw: 0, pitch: 0, duration: 4))
+        c.framingMode = options.configuration.framingMode
+        c.regionOfInterest = options.configuration.regionOfInterest
+        let summary = try ClosedLoopSession(configuration: c).run()
+        let settled = summary.trace.filter { $0.time > 3 }.compactMap { row in row.subjects.first { $0.id == row.selectedID } }
+        #expect(settled.count > 20)
+        for subject in settled { #expect(abs(subject.x + subject.width / 2 - 1.0 / 3) < 0.04, "\(subject)") }
+        #expect(throws: UsageError.self) { try DockdOptions.parse(["--region", "0.6,0,0.5,1"]) }
+        #expect(throws: UsageError.self) { try DockdOptions.parse(["--framing", "top"]) }
+    }
+
     @Test func sameSceneGivesTheSameTrace() throws {
         var c = configuration(.walk)
         c.maximumFrames = 120

@@ -1,3 +1,4 @@
+import Audio
 import Capture
 import DockCore
 import Foundation
@@ -52,5 +53,109 @@ import TestSupport
         c.gimbal = .sim
         #expect(throws: SessionError.self) { try LiveSession(configuration: c, system: device) }
         #expect(throws: UsageError.self) { try DockdOptions.parse(["--camera", "/dev/video0", "--gimbal", "sim"]) }
+    }
+}
+
+/// The live session listening through ALSA: a capture device on ALSA's `file` plugin reads a
+/// named pipe that a thread fills in real time, 20 ms at a time, as a microphone would.
+@Suite struct LiveSessionAudioTests {
+    /// Stereo 16-bit sound written to a FIFO at its own pace: hiss, then from 0.3 s a buzz
+    /// arriving from `angle` (the right channel delayed accordingly) until `seconds`.
+    final class PacedMicrophone: Sendable {
+        let path: String
+        init(angle: Double, seconds: Double, array: MicrophoneArray) throws {
+            path = Fixtures.temporaryDirectory("mic") + "/mic.fifo"
+            guard mkfifo(path, 0o600) == 0 else { throw SessionError("mkfifo failed") }
+            signal(SIGPIPE, SIG_IGN)   // a write after the reader has gone fails instead of killing the tests
+            let rate = 48000.0
+            var random = SeededGenerator(seed: 4)
+            let count = Int(seconds * rate)
+            let voice: [Float] = (0..<count).map { n in
+                let t = Double(n) / rate
+                guard t > 0.3 else { return 0 }
+                // A voiced sound: a 130 Hz sawtooth, broadband like the glottal pulses of speech.
+                let phase = 130 * t
+                return Float(0.2 * (2 * (phase - phase.rounded(.down)) - 1))
+            }
+            let lag = array.delay(forAngle: angle) * rate
+            let left = FractionalDelay.delayed(voice, by: max(0, lag)), right = FractionalDelay.delayed(voice, by: max(0, -lag))
+            var pcm = [UInt8]()
+            pcm.reserveCapacity(count * 4)
+            for n in 0..<count {
+                for value in [left[n], right[n]] {
+                    let sample = Int16(max(-1, min(1, value + Float.random(in: -0.003...0.003, using: &random))) * 32767)
+                    withUnsafeBytes(of: sample.littleEndian) { pcm.append(contentsOf: $0) }
+                }
+            }
+            let path = self.path, chunk = 960 * 4, bytes = pcm
+            let thread = Thread {
+                guard let file = FileHandle(forWritingAtPath: path) else { return }   // waits for the reader
+                let start = Date()
+                for (index, from) in stride(from: 0, to: bytes.count, by: chunk).enumerated() {
+                    Thread.sleep(until: start.addingTimeInterval(Double(index) * 0.02))
+                    // The reader has gone (the session ended): stop.
+                    guard (try? file.write(contentsOf: bytes[from..<min(bytes.count, from + chunk)])) != nil else { break }
+                }
+                try? file.close()
+            }
+            thread.start()
+        }
+
+        var configuration: String {
+            "pcm.cam { type file slave.pcm { type null } file \"/dev/null\" infile \"\(path)\" format raw }"
+        }
+    }
+
+    func configuration(_ device: ScriptedVideoDevice) -> SessionConfiguration {
+        var c = LiveSessionTests().configuration(device)
+        c.maximumFrames = 75
+        c.bodyDetector = .none
+        c.microphones = MicrophoneArray(spacing: 0.15, mounting: .camera)
+        return c
+    }
+
+    /// The voice comes from where the astronaut's face is (YuNet puts its centre at x ≈ 225 of
+    /// 512; 70° across): she is heard as the speaker, and every captured block is analysed.
+    @Test func theTrackedFaceIsHeardSpeaking() throws {
+        let device = CameraFixtures.webcam()
+        device.stampsWithRealTime = true
+        device.append(Array(repeating: .frame(try CameraFixtures.jpeg()), count: 400))
+        var c = configuration(device)
+        let focal = 256 / tan(35 * Double.pi / 180)
+        let microphone = try PacedMicrophone(angle: atan((225 - 256) / focal), seconds: 4, array: c.microphones)
+        c.audioDevice = "cam"
+        c.audioConfiguration = microphone.configuration
+        let session = try LiveSession(configuration: c, system: device)
+        #expect(session.audioNote == "audio: ALSA 'cam': 2 channels at 48000 Hz")
+        let summary = try session.run(stop: StopFlag(), status: nil)
+        #expect(summary.frames == 75)
+        let blocks = try #require(summary.audioBlocks)
+        #expect(blocks >= 100, "\(blocks) blocks in \(summary.wallSeconds) s")
+        #expect(summary.audioBlocksDropped == 0 && summary.audioRestarts == 0)
+        // Heard from 0.3 s + the confirmation; the run lasts about 2.5 s.
+        #expect(summary.framesWithSpeaker >= 20, "\(summary.framesWithSpeaker) of \(summary.frames) in \(summary.wallSeconds) s; \(summary.report())")
+        #expect(summary.report().contains("audio: \(blocks) blocks"))
+    }
+
+    /// A microphone that is not there is reported in one line, and tracking goes on by vision.
+    @Test func aMissingMicrophoneLeavesTrackingOnVision() throws {
+        let device = CameraFixtures.webcam()
+        device.stampsWithRealTime = true
+        device.append(Array(repeating: .frame(try CameraFixtures.jpeg()), count: 400))
+        var c = configuration(device)
+        c.maximumFrames = 20
+        c.audioDevice = "plughw:CARD=NoSuchMic"
+        let session = try LiveSession(configuration: c, system: device)
+        let note = try #require(session.audioNote)
+        #expect(note.hasPrefix("audio off, tracking on vision alone: no ALSA capture device 'plughw:CARD=NoSuchMic'"), "\(note)")
+        #expect(!note.contains("\n"))
+        let summary = try session.run(stop: StopFlag(), status: nil)
+        #expect(summary.frames == 20 && summary.trackCalls > 3 && summary.audioBlocks == nil)
+    }
+
+    @Test func audioOptionsMatchTheSource() {
+        #expect(throws: UsageError.self) { try DockdOptions.parse(["--camera", "/dev/video0", "--audio", "talk.wav"]) }
+        #expect(throws: UsageError.self) { try DockdOptions.parse(["--source", "talk.avi", "--audio-device", "default"]) }
+        #expect((try? DockdOptions.parse(["--camera", "/dev/video0", "--audio-device", "plughw:1"]))?.configuration.audioDevice == "plughw:1")
     }
 }
