@@ -201,7 +201,8 @@ public struct BenchScene: Sendable {
             let end = max(script.duration, c.duration ?? 0)
             let person = ScenePerson(id: id, script: script, faceHeight: try p.number("face_height_px", in: 8...600) ?? 120,
                                      mirrored: try p.bool("mirrored") ?? false, brightness: try p.number("brightness", in: 0.2...2) ?? 1,
-                                     turnedAway: try spans(p, "turned_away", within: end), speaking: try spans(p, "speaking", within: end))
+                                     turnedAway: try spans(p, "turned_away", within: end), speaking: try spans(p, "speaking", within: end),
+                                     talking: try p.bool("talking") ?? false)
             return person
         }), !people.isEmpty else { throw fields.error("people", "is required: at least one person") }
         c.people = people

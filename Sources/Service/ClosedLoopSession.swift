@@ -38,6 +38,7 @@ public final class ClosedLoopSession: PipelineSession {
     /// What the microphones give: the source, or why the run goes on by vision alone.
     public private(set) var audioNote: String?
     private var follower: SpeakerFollower?
+    private var lipReader: LipReader?
     /// A generated scene heard by microphones on the camera: rendered frame by frame with the
     /// head's yaw, up to `soundRendered` samples so far; the yaw at the last frame rendered.
     private var sceneSound: SceneSound?
@@ -123,6 +124,11 @@ public final class ClosedLoopSession: PipelineSession {
             }
         }
 
+        if follower != nil, configuration.lips != .off {
+            let reader = LipReader(choice: configuration.lips, registry: ModelRegistry.standard(userDirectory: configuration.modelsDirectory))
+            lipReader = reader
+            audioNote = [audioNote, "lips: \(reader.meter.name)", reader.fallbackReason].compactMap { $0 }.joined(separator: "; ")
+        }
         let built = try configuration.makeDetectionStage()
         detection = built.stage
         detectorFallback = built.fallback
@@ -342,8 +348,10 @@ public final class ClosedLoopSession: PipelineSession {
             var speaking: [UUID: Double] = [:]
             var sound: NormalizedRect?
             if let sceneSound { hearScene(sceneSound, until: now, yaw: pose.y) }
+            if follower?.heardSpeech(within: 1, of: now) == true { lipReader?.read(view, detections: detections, subjects: subjects) }
             if follower != nil, accessory.lockedSubjects.isEmpty {
-                (framed, speaking, sound) = follower!.choose(from: subjects, fallback: selected, camera: camera, yaw: pose.y, at: now)
+                (framed, speaking, sound) = follower!.choose(from: subjects, fallback: selected, camera: camera, yaw: pose.y,
+                                                             lips: lipReader?.activity(at: now) ?? [:], at: now)
             }
             var assessments = Saliency.assess(subjects, at: view.stamp.time)
             for i in assessments.indices { assessments[i].speakingConfidence = speaking[assessments[i].uuid] }

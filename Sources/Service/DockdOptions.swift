@@ -80,6 +80,10 @@ public struct DockdOptions: Sendable {
       --audio-device NAME     with --camera: the microphones to listen to, an ALSA capture device
                               (e.g. plughw:CARD=C920, default; list them with arecord -L); a
                               missing or unusable one is reported and tracking goes on by vision
+      --lips facemesh|motion|off
+                              read lips while following speakers: FaceMesh mouth opening
+                              (default; mouth motion when the model is missing), the cheaper
+                              mouth motion, or not at all
       --no-audio              frame by vision alone
       --mics room|camera      where the microphone pair is: fixed at the gimbal's pivot (default)
                               or on the camera, turning with it
@@ -200,6 +204,10 @@ public struct DockdOptions: Sendable {
             case "--audio": c.audioFile = try value(argument)
             case "--audio-device": c.audioDevice = try value(argument)
             case "--no-audio": c.useAudio = false
+            case "--lips":
+                let text = try value(argument)
+                guard let choice = LipChoice(rawValue: text) else { throw UsageError("--lips expects facemesh, motion or off, got '\(text)'") }
+                c.lips = choice
             case "--mics":
                 let text = try value(argument)
                 guard let mounting = MicrophoneArray.Mounting(rawValue: text) else { throw UsageError("--mics expects room or camera, got '\(text)'") }

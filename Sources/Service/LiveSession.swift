@@ -33,6 +33,7 @@ public final class LiveSession: PipelineSession {
     /// The microphones, when they opened; `audioNote` says what was heard with, or why not.
     private let audio: AudioCaptureThread?
     private let follower: SpeakerFollower?
+    private let lipReader: LipReader?
     public let audioNote: String?
 
     /// What the detection thread shares with the control thread.
@@ -122,6 +123,13 @@ public final class LiveSession: PipelineSession {
             }
         }
         self.follower = follower
+        if follower != nil, configuration.lips != .off {
+            let reader = LipReader(choice: configuration.lips, registry: ModelRegistry.standard(userDirectory: configuration.modelsDirectory))
+            lipReader = reader
+            audioNote = [audioNote, "lips: \(reader.meter.name)", reader.fallbackReason].compactMap { $0 }.joined(separator: "; ")
+        } else {
+            lipReader = nil
+        }
         self.audioNote = audioNote
         // Last, once nothing else can fail: a thread started earlier would outlive a failed init.
         let handOver = UncheckedBox(camera)
@@ -238,9 +246,11 @@ public final class LiveSession: PipelineSession {
             var speaking: [UUID: Double] = [:]
             if var listening = follower, let audio {
                 listening.hear(audio.drain())
+                if listening.heardSpeech(within: 1, of: clock.now) { lipReader?.read(frame, detections: detections, subjects: subjects) }
                 if locked.isEmpty {
                     let yaw = accessory.motors.backend.motionState(at: frame.stamp.time).angularPositions.y
-                    let heard = listening.choose(from: subjects, fallback: selected, camera: camera, yaw: yaw, at: clock.now)
+                    let heard = listening.choose(from: subjects, fallback: selected, camera: camera, yaw: yaw,
+                                                 lips: lipReader?.activity(at: frame.stamp.time) ?? [:], at: clock.now)
                     speaking = heard.speaking
                     if speaking.values.contains(where: { $0 >= configuration.speakerPolicy.speakingThreshold }) { summary.framesWithSpeaker += 1 }
                     shared.withLock { s in

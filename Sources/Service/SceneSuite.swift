@@ -6,12 +6,13 @@ import Foundation
 public enum SceneSuite {
     /// A generated person: id, path keyframes [t, yaw, pitch], extras.
     static func person(_ id: Int, _ path: [[Double]], face: Double = 110, mirrored: Bool = false, brightness: Double = 1,
-                       turnedAway: [[Double]] = [], speaking: [[Double]] = []) -> [String: Any] {
+                       turnedAway: [[Double]] = [], speaking: [[Double]] = [], talking: Bool = false) -> [String: Any] {
         var p: [String: Any] = ["id": id, "path": path, "face_height_px": face]
         if mirrored { p["mirrored"] = true }
         if brightness != 1 { p["brightness"] = brightness }
         if !turnedAway.isEmpty { p["turned_away"] = turnedAway }
         if !speaking.isEmpty { p["speaking"] = speaking }
+        if talking { p["talking"] = true }
         return p
     }
 
@@ -59,6 +60,10 @@ public enum SceneSuite {
                                            person(2, [[0, 10], [12, 10]], mirrored: true, brightness: 0.85,
                                                   speaking: [[1.5, 3], [4.5, 6], [7.5, 9], [10.5, 12]])],
                                   duration: 12)),
+            ("lips", scene("One person sits in front, another stands behind at the same bearing: the sound cannot tell them apart. The one behind, a real talking face, speaks; only the lips tell who.",
+                           people: [person(1, [[0, 0.5, -8], [12, 0.5, -8]], face: 95, speaking: [[1, 5], [7, 11]], talking: true),
+                                    person(2, [[0, -0.5, 6], [12, -0.5, 6]], face: 125, mirrored: true, brightness: 0.9)],
+                           duration: 12)),
             ("crossing", scene("Two people cross; the nearer one, who speaks throughout, passes in front.",
                                people: [person(1, [[0, -18], [1, -18], [7, 18], [8, 18]], face: 130, speaking: [[0, 8]]),
                                         person(2, [[0, 18], [1, 18], [7, -18], [8, -18]], face: 95, mirrored: true, brightness: 0.85)],

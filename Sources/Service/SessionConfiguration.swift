@@ -99,6 +99,9 @@ public struct SessionConfiguration: Sendable {
     public var audioConfiguration: String?
     public var microphones = MicrophoneArray()
     public var speakerPolicy = SpeakerPolicyConfiguration()
+    /// Lip reading while following speakers: who of several people in the sound's direction
+    /// talks, and who talks at all when the sound has no direction.
+    public var lips = LipChoice.facemesh
     /// Keep the per-frame trace and truth samples (the benchmark's figures need them); a soak
     /// run turns this off so that its memory shows the pipeline's, not the records'.
     public var keepFrameRecords = true

@@ -36,6 +36,13 @@ struct SpeakerFollower {
         for block in blocks { analyzer.append(block) }
     }
 
+    /// When speech was last heard: lips are only read while it is about.
+    private(set) var lastSpeech: MonotonicInstant?
+
+    func heardSpeech(within seconds: Double, of now: MonotonicInstant) -> Bool {
+        lastSpeech.map { now.seconds(since: $0) <= seconds } ?? false
+    }
+
     /// Times the live sound did not continue (lost samples, clock jumps).
     var audioRestarts: Int { analyzer.restarts }
 
@@ -44,7 +51,7 @@ struct SpeakerFollower {
     /// view: relative to the view for microphones on the camera, plus the gimbal's yaw for
     /// microphones fixed in the room.
     mutating func choose(from subjects: [TrackedSubject], fallback: TrackedSubject?, camera: CameraInformation,
-                         yaw: Double, at now: MonotonicInstant) -> (chosen: [TrackedSubject], speaking: [UUID: Double], sound: NormalizedRect?) {
+                         yaw: Double, lips: [UUID: Double] = [:], at now: MonotonicInstant) -> (chosen: [TrackedSubject], speaking: [UUID: Double], sound: NormalizedRect?) {
         let coordinates = ImageCoordinates(size: camera.referenceDimensions)
         let k = camera.intrinsics
         let people = subjects.filter { $0.kind != .object }.map { subject -> (uuid: UUID, angle: Double) in
@@ -53,9 +60,10 @@ struct SpeakerFollower {
             return (subject.uuid, array.mounting == .room ? yaw + inView : inView)
         }
         for window in analyzer.windows(until: now) {
-            evidence.update(speech: window.isSpeech, direction: window.direction, coherence: window.coherence, people: people,
+            evidence.update(speech: window.isSpeech, direction: window.direction, coherence: window.coherence, people: people, lips: lips,
                             seconds: analyzer.windowSeconds)
             noteUnattributed(window, people: people)
+            if window.isSpeech { lastSpeech = window.time }
         }
         var speaking: [UUID: Double] = [:]
         for person in people { speaking[person.uuid] = evidence.speakingConfidence(person.uuid) ?? 0 }

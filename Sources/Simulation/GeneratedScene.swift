@@ -32,6 +32,8 @@ public final class GeneratedScene: FrameSource {
     /// Per person (in `configuration.people` order): the portrait facing the camera and turned away.
     private let sprites: [(front: Frame, back: Frame)]
     private let spriteAlpha: Frame
+    /// The carphone clip, when someone has a talking face.
+    private let talkingFace: TalkingFace?
     private var sequence: UInt64 = 0
     private static let hairColor = Color(red: 52, green: 40, blue: 34)
 
@@ -49,16 +51,15 @@ public final class GeneratedScene: FrameSource {
                 var front = head
                 if person.mirrored { try front.flipHorizontally() }
                 if person.brightness != 1 { try front.scaleLevels(gain: person.brightness) }
-                var back = front
-                let face = Self.faceInSprite(mirrored: person.mirrored)
-                var hair = Frame(stamp: front.stamp, width: Int(face.width * 1.2), height: Int(face.height * 1.15), format: .bgr)
-                hair.drawRect(PixelRect(x: 0, y: 0, width: Double(hair.width), height: Double(hair.height)), color: Self.hairColor, thickness: -1)
-                try back.blend(hair, alpha: try Self.ellipseMask(size: hair.size),
-                               into: PixelRect(x: face.midX - Double(hair.width) / 2, y: face.midY - Double(hair.height) * 0.55,
-                                               width: Double(hair.width), height: Double(hair.height)))
-                return (front, back)
+                return (front, try Self.backOfHead(front, mirrored: person.mirrored))
             }
             background = try Self.room(size: configuration.worldSize, photos: photos)
+            if configuration.people.contains(where: \.talking) {
+                guard let video = photos.talkingVideo else { throw FrameSourceError("a talking face needs the carphone clip (run Scripts/setup)") }
+                talkingFace = try TalkingFace(video: video)
+            } else {
+                talkingFace = nil
+            }
         } catch {
             throw FrameSourceError("cannot build the scene from photos: \(error) (run Scripts/setup)")
         }
@@ -96,7 +97,16 @@ public final class GeneratedScene: FrameSource {
             for index in order {
                 let person = configuration.people[index]
                 let placement = spritePlacement(person, at: time)
-                var sprite = person.turnedAway.contains { $0.contains(time) } ? sprites[index].back : sprites[index].front
+                let away = person.turnedAway.contains { $0.contains(time) }
+                var sprite = away ? sprites[index].back : sprites[index].front
+                if person.talking, let talkingFace {
+                    let speech = person.speaking.first { $0.contains(time) }.map { time - $0.start }
+                    sprite = try talkingFace.sprite(index: talkingFace.frameIndex(talking: speech), size: sprite.size,
+                                                    face: Self.faceInSprite(mirrored: false))
+                    if person.mirrored { try sprite.flipHorizontally() }
+                    if person.brightness != 1 { try sprite.scaleLevels(gain: person.brightness) }
+                    if away { sprite = try Self.backOfHead(sprite, mirrored: person.mirrored) }
+                }
                 var alpha = spriteAlpha
                 if configuration.motionBlur {
                     // Half a frame period of exposure, in sprite pixels.
@@ -169,6 +179,18 @@ public final class GeneratedScene: FrameSource {
             let left = worldPoint(yaw: o.yaw - o.width / 2, pitch: 0).x, right = worldPoint(yaw: o.yaw + o.width / 2, pitch: 0).x
             return left...right
         }
+    }
+
+    /// The sprite with hair drawn over the face: the person seen from behind.
+    static func backOfHead(_ front: Frame, mirrored: Bool) throws -> Frame {
+        var back = front
+        let face = Self.faceInSprite(mirrored: mirrored)
+        var hair = Frame(stamp: front.stamp, width: Int(face.width * 1.2), height: Int(face.height * 1.15), format: .bgr)
+        hair.drawRect(PixelRect(x: 0, y: 0, width: Double(hair.width), height: Double(hair.height)), color: Self.hairColor, thickness: -1)
+        try back.blend(hair, alpha: try Self.ellipseMask(size: hair.size),
+                       into: PixelRect(x: face.midX - Double(hair.width) / 2, y: face.midY - Double(hair.height) * 0.55,
+                                       width: Double(hair.width), height: Double(hair.height)))
+        return back
     }
 
     /// The labelled face inside the cropped portrait.

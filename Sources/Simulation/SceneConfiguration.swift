@@ -14,7 +14,7 @@ public struct TimeSpan: Sendable, Hashable {
     public func contains(_ time: Double) -> Bool { time >= start && time < end }
 }
 
-/// One person in a generated scene: the real portrait moving along a script.
+/// One person in a generated scene: the real portrait (or a real talking face) moving along a script.
 public struct ScenePerson: Sendable, Hashable {
     public var id: Int
     public var script: SceneScript
@@ -27,9 +27,12 @@ public struct ScenePerson: Sendable, Hashable {
     public var turnedAway: [TimeSpan]
     /// When the person speaks.
     public var speaking: [TimeSpan]
+    /// A real talking face (the carphone clip) instead of the still portrait: the lips move
+    /// while the person speaks.
+    public var talking: Bool
 
     public init(id: Int, script: SceneScript, faceHeight: Double = 120, mirrored: Bool = false, brightness: Double = 1,
-                turnedAway: [TimeSpan] = [], speaking: [TimeSpan] = []) {
+                turnedAway: [TimeSpan] = [], speaking: [TimeSpan] = [], talking: Bool = false) {
         self.id = id
         self.script = script
         self.faceHeight = faceHeight
@@ -37,6 +40,7 @@ public struct ScenePerson: Sendable, Hashable {
         self.brightness = brightness
         self.turnedAway = turnedAway
         self.speaking = speaking
+        self.talking = talking
     }
 }
 

@@ -2,8 +2,9 @@ import DockCore
 import Foundation
 
 /// speakingConfidence per person: voice activity attributed to people by how well the sound's
-/// direction agrees with where each person is, smoothed over time. Without a direction (one
-/// microphone) speech cannot be attributed and nobody's confidence rises.
+/// direction agrees with where each person is, smoothed over time. Lip activity, when known,
+/// decides between people the sound could come from, and without a direction (one microphone,
+/// an unclear one) it alone attributes the speech; with neither nobody's confidence rises.
 public struct SpeakerEvidence: Sendable {
     /// How far (radians) a person may sit from the sound's direction and still be its source:
     /// the standard deviation of the agreement.
@@ -12,6 +13,8 @@ public struct SpeakerEvidence: Sendable {
     public var minimumCoherence = 0.08
     /// Time constant of rising and falling confidence (s).
     public var timeConstant = 0.3
+    /// Lips moving at least this much (0…1) count as talking.
+    public var lipThreshold = 0.3
 
     private var confidence: [UUID: Double] = [:]
 
@@ -19,13 +22,25 @@ public struct SpeakerEvidence: Sendable {
 
     /// One audio window: was there speech, and from which direction (radians, the same frame as
     /// `people`'s angles); `people` are the persons present with their current angles.
-    public mutating func update(speech: Bool, direction: Double?, coherence: Double?, people: [(uuid: UUID, angle: Double)], seconds: Double) {
+    /// `lips`: lip activity (0…1) of the people whose mouths were measured.
+    public mutating func update(speech: Bool, direction: Double?, coherence: Double?, people: [(uuid: UUID, angle: Double)],
+                                lips: [UUID: Double] = [:], seconds: Double) {
         var target: [UUID: Double] = [:]
         if speech, let direction, (coherence ?? 1) >= minimumCoherence {
             for person in people {
                 let d = (person.angle - direction) / directionSpread
                 target[person.uuid] = exp(-0.5 * d * d)
             }
+            // Several people where the sound comes from: the one whose lips move most keeps the
+            // credit, the others keep a share in proportion. Lips that nobody moves (or that
+            // cannot be seen) change nothing.
+            let candidates = people.filter { (target[$0.uuid] ?? 0) > 0.3 }
+            let most = candidates.map { lips[$0.uuid] ?? 0 }.max() ?? 0
+            if candidates.count > 1, most >= lipThreshold {
+                for person in candidates { target[person.uuid]! *= 0.3 + 0.7 * (lips[person.uuid] ?? 0) / most }
+            }
+        } else if speech {
+            for person in people where (lips[person.uuid] ?? 0) >= lipThreshold { target[person.uuid] = lips[person.uuid] }
         }
         let alpha = 1 - exp(-seconds / timeConstant)
         for person in people {

@@ -65,7 +65,21 @@ public struct SpeakerSelectionPolicy: Sendable {
             guard let since = speakingSince[uuid], let last = lastHeard[uuid] else { return false }
             return last.seconds(since: since) >= c.confirmation - 1e-9
         }
-        let candidate = confirmed.filter { !chosen.contains($0) }.max { (speaking[$0] ?? 0) < (speaking[$1] ?? 0) }
+        var candidate = confirmed.filter { !chosen.contains($0) }.max { (speaking[$0] ?? 0) < (speaking[$1] ?? 0) }
+        // A framed speaker who is plainly still talking keeps the camera from a challenger heard
+        // no better: two people the sound cannot tell apart (the same bearing) do not take it
+        // from each other, and a pause between phrases does not hand it to the other half of a
+        // tie. Plainly talking: heard clearly (0.6) and within 0.1 of the challenger, or heard
+        // more than 0.2 s after the challenger was last heard.
+        if followsSpeech, let challenger = candidate, let challengerHeard = lastHeard[challenger],
+           chosen.contains(where: { framed in
+               guard speakers.contains(framed), let framedHeard = lastHeard[framed] else { return false }
+               let level = speaking[framed] ?? 0
+               return framedHeard.seconds(since: challengerHeard) > 0.2
+                   || (heard.contains(framed) && level >= 0.6 && level >= (speaking[challenger] ?? 0) - 0.1)
+           }) {
+            candidate = nil
+        }
         if let candidate {
             // Requests made while a speaker is framed are turns; the first speaker is not one.
             if followsSpeech && requests.last?.uuid != candidate { requests.append((time, candidate)) }

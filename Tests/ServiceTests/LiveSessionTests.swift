@@ -126,7 +126,7 @@ import TestSupport
         c.audioDevice = "cam"
         c.audioConfiguration = microphone.configuration
         let session = try LiveSession(configuration: c, system: device)
-        #expect(session.audioNote == "audio: ALSA 'cam': 2 channels at 48000 Hz")
+        #expect(session.audioNote == "audio: ALSA 'cam': 2 channels at 48000 Hz; lips: facemesh")
         let summary = try session.run(stop: StopFlag(), status: nil)
         #expect(summary.frames == 75)
         let blocks = try #require(summary.audioBlocks)

@@ -21,6 +21,21 @@ import Testing
         return out
     }
 
+    /// Two people heard alike (the same bearing, before lips tell them apart): the framed one
+    /// keeps the camera however long the other seems to speak; a clearer challenger still wins.
+    @Test func aSpeakerHeardAsClearlyAsTheChallengerKeepsTheCamera() {
+        var policy = SpeakerSelectionPolicy()
+        var t = 0.0, choices: [[UUID]] = []
+        while t <= 8 {
+            // a alone for 2 s, then both equally for 4 s, then b clearly louder.
+            let speaking: [UUID: Double] = t < 2 ? [a: 1, b: 0] : t < 6 ? [a: 0.9, b: 0.9] : [a: 0.5, b: 0.95]
+            choices.append(policy.update(at: MonotonicInstant(seconds: t), speaking: speaking, fallback: nil))
+            t += 0.05
+        }
+        #expect(choices[10..<120].allSatisfy { $0 == [a] })
+        #expect(choices.last == [b] && policy.switches == 1)
+    }
+
     @Test func aCoughDoesNotSwitch() {
         var policy = SpeakerSelectionPolicy()
         // A 0.35 s cough from b while a pauses.

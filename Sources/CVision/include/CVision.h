@@ -125,6 +125,19 @@ int32_t cvs_cascade_detect(cvs_cascade *cascade, cvs_view image, int32_t input_w
                            int32_t min_size, cvs_face *faces, int32_t capacity);
 void cvs_cascade_free(cvs_cascade *cascade);
 
+// MARK: - Face landmarks (MediaPipe FaceMesh)
+
+typedef struct cvs_face_mesh cvs_face_mesh;
+
+/// Loads the FaceMesh landmark model (ONNX, 1×3×192×192 input). NULL on failure.
+cvs_face_mesh *cvs_face_mesh_create(const char *model_path);
+/// The 468 landmarks of the face in the box (pixels of image, top-left origin): x, y in the
+/// image's pixels and z (depth, same scale) per point into landmarks[468 × 3]; presence gets
+/// the model's face-presence probability. CVS_OK or CVS_ERROR.
+int32_t cvs_face_mesh_landmarks(cvs_face_mesh *mesh, cvs_view image, float x, float y, float width, float height,
+                                float *landmarks, float *presence);
+void cvs_face_mesh_free(cvs_face_mesh *mesh);
+
 // MARK: - Calibration files
 
 /// Reads an OpenCV calibration file (YAML or JSON, as cv::FileStorage and OpenCV's calibration
