@@ -117,7 +117,7 @@ public final class ClosedLoopSession: PipelineSession {
                 if let clip {
                     follower = try SpeakerFollower(clip: clip, array: configuration.microphones, policy: configuration.speakerPolicy)
                     audioNote = String(format: "audio: %d channel%@ at %.0f Hz, %.1f s%@", clip.channels.count, clip.channels.count == 1 ? "" : "s",
-                                       clip.sampleRate, clip.duration, clip.isStereo ? "" : " (mono: voice activity only, no direction: speakers are chosen by vision)")
+                                       clip.sampleRate, clip.duration, clip.isStereo ? "" : " (mono: no direction; speech goes to whoever's lips move, else framing stays with vision)")
                 }
             } catch {
                 audioNote = "audio off, tracking on vision alone: \(error.message)"

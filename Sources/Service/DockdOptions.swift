@@ -78,8 +78,9 @@ public struct DockdOptions: Sendable {
       --audio FILE            a WAV recorded with the video: follow whoever speaks (stereo gives
                               the direction; generated scenes with speech synthesize their own)
       --audio-device NAME     with --camera: the microphones to listen to, an ALSA capture device
-                              (e.g. plughw:CARD=C920, default; list them with arecord -L); a
-                              missing or unusable one is reported and tracking goes on by vision
+                              (e.g. plughw:CARD=C920, default, or a card number; list them with
+                              arecord -L); a missing or unusable one is reported and tracking
+                              goes on by vision
       --lips facemesh|motion|off
                               read lips while following speakers: FaceMesh mouth opening
                               (default; mouth motion when the model is missing), the cheaper
@@ -202,7 +203,10 @@ public struct DockdOptions: Sendable {
             case "--output": c.outputVideo = try value(argument)
             case "--trace": options.tracePath = try value(argument)
             case "--audio": c.audioFile = try value(argument)
-            case "--audio-device": c.audioDevice = try value(argument)
+            case "--audio-device":
+                // A bare card number means that card through ALSA's converting plug layer.
+                let device = try value(argument)
+                c.audioDevice = device.allSatisfy(\.isNumber) ? "plughw:\(device)" : device
             case "--no-audio": c.useAudio = false
             case "--lips":
                 let text = try value(argument)

@@ -117,7 +117,7 @@ public final class LiveSession: PipelineSession {
                 follower = SpeakerFollower(analyzer: analyzer, policy: configuration.speakerPolicy)
                 microphones = source
                 audioNote = "audio: \(source.summary)"
-                    + (source.channelCount == 1 ? " (mono: voice activity only, no direction: speakers are chosen by vision)" : "")
+                    + (source.channelCount == 1 ? " (mono: no direction; speech goes to whoever's lips move, else framing stays with vision)" : "")
             } catch {
                 audioNote = "audio off, tracking on vision alone: \(error.message)"
             }

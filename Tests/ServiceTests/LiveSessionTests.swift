@@ -106,6 +106,18 @@ import TestSupport
         }
     }
 
+    /// A webcam showing the astronaut in real time, and a configuration for it listening to `microphone`.
+    func webcam(frames: Int = 75, microphone: String, alsaConfiguration: String? = nil) throws -> (ScriptedVideoDevice, SessionConfiguration) {
+        let device = CameraFixtures.webcam()
+        device.stampsWithRealTime = true
+        device.append(Array(repeating: .frame(try CameraFixtures.jpeg()), count: 400))
+        var c = configuration(device)
+        c.maximumFrames = frames
+        c.audioDevice = microphone
+        c.audioConfiguration = alsaConfiguration
+        return (device, c)
+    }
+
     func configuration(_ device: ScriptedVideoDevice) -> SessionConfiguration {
         var c = LiveSessionTests().configuration(device)
         c.maximumFrames = 75
@@ -117,14 +129,9 @@ import TestSupport
     /// The voice comes from where the astronaut's face is (YuNet puts its centre at x ≈ 225 of
     /// 512; 70° across): she is heard as the speaker, and every captured block is analysed.
     @Test func theTrackedFaceIsHeardSpeaking() throws {
-        let device = CameraFixtures.webcam()
-        device.stampsWithRealTime = true
-        device.append(Array(repeating: .frame(try CameraFixtures.jpeg()), count: 400))
-        var c = configuration(device)
         let focal = 256 / tan(35 * Double.pi / 180)
-        let microphone = try PacedMicrophone(angle: atan((225 - 256) / focal), seconds: 4, array: c.microphones)
-        c.audioDevice = "cam"
-        c.audioConfiguration = microphone.configuration
+        let microphone = try PacedMicrophone(angle: atan((225 - 256) / focal), seconds: 4, array: MicrophoneArray(spacing: 0.15, mounting: .camera))
+        let (device, c) = try webcam(microphone: "cam", alsaConfiguration: microphone.configuration)
         let session = try LiveSession(configuration: c, system: device)
         #expect(session.audioNote == "audio: ALSA 'cam': 2 channels at 48000 Hz; lips: facemesh")
         let summary = try session.run(stop: StopFlag(), status: nil)
@@ -139,12 +146,7 @@ import TestSupport
 
     /// A microphone that is not there is reported in one line, and tracking goes on by vision.
     @Test func aMissingMicrophoneLeavesTrackingOnVision() throws {
-        let device = CameraFixtures.webcam()
-        device.stampsWithRealTime = true
-        device.append(Array(repeating: .frame(try CameraFixtures.jpeg()), count: 400))
-        var c = configuration(device)
-        c.maximumFrames = 20
-        c.audioDevice = "plughw:CARD=NoSuchMic"
+        let (device, c) = try webcam(frames: 20, microphone: "plughw:CARD=NoSuchMic")
         let session = try LiveSession(configuration: c, system: device)
         let note = try #require(session.audioNote)
         #expect(note.hasPrefix("audio off, tracking on vision alone: no ALSA capture device 'plughw:CARD=NoSuchMic'"), "\(note)")
@@ -156,6 +158,20 @@ import TestSupport
     @Test func audioOptionsMatchTheSource() {
         #expect(throws: UsageError.self) { try DockdOptions.parse(["--camera", "/dev/video0", "--audio", "talk.wav"]) }
         #expect(throws: UsageError.self) { try DockdOptions.parse(["--source", "talk.avi", "--audio-device", "default"]) }
-        #expect((try? DockdOptions.parse(["--camera", "/dev/video0", "--audio-device", "plughw:1"]))?.configuration.audioDevice == "plughw:1")
+        #expect((try? DockdOptions.parse(["--camera", "/dev/video0", "--audio-device", "plughw:CARD=C920"]))?.configuration.audioDevice == "plughw:CARD=C920")
+        #expect((try? DockdOptions.parse(["--camera", "/dev/video0", "--audio-device", "2"]))?.configuration.audioDevice == "plughw:2")
+    }
+
+    /// A one-channel microphone (ALSA's multi plugin binding one channel of a silent file) is
+    /// used for voice activity, and the start-up line says what that means.
+    @Test func aMonoMicrophoneIsUsedAndSaysSo() throws {
+        let (device, c) = try webcam(frames: 20, microphone: "mono", alsaConfiguration: """
+            pcm.silence { type file slave.pcm { type null } file "/dev/null" infile "/dev/zero" format raw }
+            pcm.mono { type multi slaves.a.pcm silence slaves.a.channels 1 bindings.0.slave a bindings.0.channel 0 }
+            """)
+        let session = try LiveSession(configuration: c, system: device)
+        #expect(session.audioNote?.hasPrefix("audio: ALSA 'mono': 1 channel at 48000 Hz (mono: no direction;") == true, "\(session.audioNote ?? "")")
+        let summary = try session.run(stop: StopFlag(), status: nil)
+        #expect(summary.frames == 20 && (summary.audioBlocks ?? 0) > 0 && summary.framesWithSpeaker == 0)
     }
 }
