@@ -37,6 +37,7 @@ public final class ClosedLoopSession: PipelineSession {
     public let detectorFallback: String?
     /// What the microphones give: the source, or why the run goes on by vision alone.
     public private(set) var audioNote: String?
+    public var progress: (@Sendable () -> Void)?
     private var follower: SpeakerFollower?
     private var lipReader: LipReader?
     /// A generated scene heard by microphones on the camera: rendered frame by frame with the
@@ -415,6 +416,7 @@ public final class ClosedLoopSession: PipelineSession {
                                           subjects: subjects.map { ($0.id, $0.rect.x, $0.rect.y, $0.rect.width, $0.rect.height) })) }
             summary.timings.record("frame", milliseconds: wallClock.now.seconds(since: frameStart) * 1000)
             summary.frames += 1
+            progress?()
 
             if let status {
                 let last = metrics?.samples.last.flatMap { metrics?.centeringErrorDegrees($0) }

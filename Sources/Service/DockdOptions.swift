@@ -22,7 +22,10 @@ public struct DockdOptions: Sendable {
     public static let help = """
     dockd — keeps a camera on a motorized gimbal pointed at the person in view.
 
-    Usage: dockd [--demo | --source FILE | --camera DEVICE] [options]
+    Usage: dockd [--config FILE] [--demo | --source FILE | --camera DEVICE] [options]
+
+      --config FILE           settings from a JSON file (README, "Configuration file"); options
+                              on the command line override it
 
     Source
       --demo                  run on the generated demo scene (the default)
@@ -105,7 +108,28 @@ public struct DockdOptions: Sendable {
 
     public init() {}
 
+    /// The command line, after the configuration file it names (`--config FILE`): the file's
+    /// settings come first, so options on the command line override them; a source on the
+    /// command line replaces the file's.
     public static func parse(_ arguments: [String]) throws(UsageError) -> DockdOptions {
+        var arguments = arguments
+        if let index = arguments.firstIndex(of: "--config") {
+            guard index + 1 < arguments.count else { throw UsageError("--config needs a file") }
+            let path = arguments[index + 1]
+            arguments.removeSubrange(index...index + 1)
+            guard !arguments.contains("--config") else { throw UsageError("--config may be given once") }
+            let sourceOptions: Set<String> = ["--demo", "--source", "--camera"]
+            let sourceOnCommandLine = arguments.contains { sourceOptions.contains($0) }
+            let settings = try DockdConfigFile.load(path: path)
+            let fromFile = settings.filter { !(sourceOnCommandLine && sourceOptions.contains($0.tokens[0])) }.flatMap(\.tokens)
+            arguments = fromFile + arguments
+        }
+        return try parseCommandLine(arguments, checkCombinations: true)
+    }
+
+    /// Options one by one; `checkCombinations` adds the checks that look at several together
+    /// (one source, a real gimbal only with a camera, audio that fits the source).
+    static func parseCommandLine(_ arguments: [String], checkCombinations: Bool) throws(UsageError) -> DockdOptions {
         var options = DockdOptions()
         var c = options.configuration
         var rest = arguments[...]
@@ -225,6 +249,10 @@ public struct DockdOptions: Sendable {
                 throw UsageError(argument.hasPrefix("-") ? "unknown option '\(argument)' (see dockd --help)"
                                                          : "unexpected argument '\(argument)' (see dockd --help)")
             }
+        }
+        guard checkCombinations else {
+            options.configuration = c
+            return options
         }
         var sources = sawDemo ? 1 : 0
         if arguments.contains("--source") { sources += 1 }

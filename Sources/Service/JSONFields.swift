@@ -25,7 +25,7 @@ final class JSONFields {
 
     static func parse(_ data: Data) throws(JSONFieldError) -> JSONFields {
         guard depth(of: data) <= maximumDepth else {
-            throw JSONFieldError(path: "", problem: "nested deeper than \(maximumDepth) levels; this is not a scene file")
+            throw JSONFieldError(path: "", problem: "nested deeper than \(maximumDepth) levels; scene and configuration files are shallow")
         }
         let value: Any
         do { value = try JSONSerialization.jsonObject(with: data) } catch {
@@ -150,9 +150,10 @@ final class JSONFields {
         return out
     }
 
-    func finish() throws(JSONFieldError) {
+    /// Refuses keys nobody read; `help` says where the keys are documented.
+    func finish(help: String = "docs/scenes.md") throws(JSONFieldError) {
         if let unknown = object.keys.filter({ !read.contains($0) }).sorted().first {
-            throw error(unknown, "unknown key (misspelt? see docs/scenes.md)")
+            throw error(unknown, "unknown key (misspelt? see \(help))")
         }
     }
 

@@ -35,6 +35,8 @@ public final class LiveSession: PipelineSession {
     private let follower: SpeakerFollower?
     private let lipReader: LipReader?
     public let audioNote: String?
+    /// Called by the control thread each time round (set before `run`).
+    public var progress: (@Sendable () -> Void)?
 
     /// What the detection thread shares with the control thread.
     private struct Shared: Sendable {
@@ -170,7 +172,7 @@ public final class LiveSession: PipelineSession {
         do { feeder = try TrackFeeder(rate: configuration.trackRate) } catch { throw SessionError("--rate: \(error)") }
 
         let controlDone = Protected(false)
-        let control = ControlLoop(accessory: accessory, shared: shared, events: events, clock: clock, stop: stop)
+        let control = ControlLoop(accessory: accessory, shared: shared, events: events, clock: clock, stop: stop, progress: progress)
         let controlThread = Thread { [feeder] in
             var schedule = feeder
             control.run(feeder: &schedule)
@@ -304,10 +306,12 @@ public final class LiveSession: PipelineSession {
         let events: Protected<[CameraEvent]>
         let clock: SystemMonotonicClock
         let stop: StopFlag
+        let progress: (@Sendable () -> Void)?
 
         func run(feeder: inout TrackFeeder) {
             var silent = false
             while !stop.isSet {
+                progress?()
                 // A gimbal that stops answering is stopped by the motor controller; say so once.
                 if accessory.motors.isDeviceSilent != silent {
                     silent.toggle()

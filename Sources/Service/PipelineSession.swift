@@ -8,6 +8,8 @@ public protocol PipelineSession: AnyObject {
     var detectorFallback: String? { get }
     /// What speakers are followed with (the microphones, a recording's sound), or why not.
     var audioNote: String? { get }
+    /// Called each time the control loop goes round (the systemd watchdog's proof of life).
+    var progress: (@Sendable () -> Void)? { get set }
     func run(stop: StopFlag, status: ((SessionStatus) -> Void)?) throws(SessionError) -> SessionSummary
 }
 

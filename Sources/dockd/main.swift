@@ -38,15 +38,26 @@ log("gimbal \(options.configuration.resolvedGimbal.label), detector \(session.de
 if let fallback = session.detectorFallback { log(fallback) }
 if let audio = session.audioNote { log(audio) }
 
+// Under systemd (Type=notify): ready once the pipeline runs, watchdog pings from the control
+// loop's progress, stopping as soon as a stop is asked for.
+let notifier = SystemdNotifier()
+if let notifier {
+    session.progress = { notifier.progress() }
+    stop.whenSet { _ in notifier.send("STOPPING=1") }
+}
+
 let statusLine = StatusLine()
 let summary: SessionSummary
 stop.running()
+notifier?.send("READY=1\nSTATUS=tracking, source \(session.sourceSummary)")
 do {
     summary = try session.run(stop: stop, status: options.quiet ? nil : statusLine.show)
 } catch {
+    notifier?.send("STOPPING=1")
     statusLine.finish()
     fail("\(error.message) (motors stopped)", status: 1)
 }
+notifier?.send("STOPPING=1")
 if !options.quiet { statusLine.finish() }
 if let name = stop.signalReceived {
     let delay = summary.motorStopDelay.map { String(format: " %.0f ms after the signal", $0 * 1000) } ?? ""

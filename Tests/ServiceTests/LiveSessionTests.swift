@@ -138,7 +138,7 @@ import TestSupport
         #expect(summary.frames == 75)
         let blocks = try #require(summary.audioBlocks)
         #expect(blocks >= 100, "\(blocks) blocks in \(summary.wallSeconds) s")
-        #expect(summary.audioBlocksDropped == 0 && summary.audioRestarts == 0)
+        #expect(summary.audioBlocksDropped == 0)
         // Heard from 0.3 s + the confirmation; the run lasts about 2.5 s.
         #expect(summary.framesWithSpeaker >= 20, "\(summary.framesWithSpeaker) of \(summary.frames) in \(summary.wallSeconds) s; \(summary.report())")
         #expect(summary.report().contains("audio: \(blocks) blocks"))
@@ -173,5 +173,21 @@ import TestSupport
         #expect(session.audioNote?.hasPrefix("audio: ALSA 'mono': 1 channel at 48000 Hz (mono: no direction;") == true, "\(session.audioNote ?? "")")
         let summary = try session.run(stop: StopFlag(), status: nil)
         #expect(summary.frames == 20 && (summary.audioBlocks ?? 0) > 0 && summary.framesWithSpeaker == 0)
+    }
+}
+
+/// Timing: the paced microphone's blocks form one timeline. (The file plugin cannot see the
+/// pipe's backlog, so a reader held up for long — under the sanitizers — restamps blocks and
+/// restarts the timeline; a hardware device reports its queue. Skipped with the other timing
+/// suites under the sanitizers.)
+@Suite struct LiveAudioTimingTests {
+    @Test func aPacedMicrophoneGivesOneTimeline() throws {
+        let microphone = try LiveSessionAudioTests.PacedMicrophone(angle: 0, seconds: 3, array: MicrophoneArray())
+        let (device, c) = try LiveSessionAudioTests().webcam(frames: 45, microphone: "cam", alsaConfiguration: microphone.configuration)
+        let summary = try LiveSession(configuration: c, system: device).run(stop: StopFlag(), status: nil)
+        let blocks = try #require(summary.audioBlocks)
+        #expect(summary.audioRestarts == 0 && summary.audioBlocksDropped == 0)
+        // One 20 ms block per 20 ms of the run, give or take the start and the end.
+        #expect(Double(blocks) > summary.wallSeconds / 0.02 - 25, "\(blocks) blocks in \(summary.wallSeconds) s")
     }
 }

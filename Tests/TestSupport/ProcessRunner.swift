@@ -20,13 +20,18 @@ public enum ProcessRunner {
         return path
     }
 
-    /// Starts the process; `whileRunning` gets it before the wait (to send signals), once its
+    /// Starts the process (with `environment` added to this one's); `whileRunning` gets it
+    /// before the wait (to send signals), once its
     /// stderr contains `readyText` when that is given (at most 120 s: slow sanitizer builds).
     public static func run(_ name: String, _ arguments: [String], currentDirectory: String = Fixtures.repositoryRoot,
+                           environment: [String: String] = [:],
                            readyText: String? = nil, whileRunning: ((Process) -> Void)? = nil) throws -> ProcessResult {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: try executable(name))
         process.arguments = arguments
+        if !environment.isEmpty {
+            process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
+        }
         process.currentDirectoryURL = URL(fileURLWithPath: currentDirectory)
         let out = Pipe(), err = Pipe()
         process.standardOutput = out
