@@ -11,6 +11,7 @@ Commands
   devices       list V4L2 cameras: stable names, formats, sizes, rates, controls (--json)
   control       read or write a camera's controls by name (zoom, focus, exposure, pan/tilt, …)
   capture       stream frames from a camera and check sizes, sequence numbers, timestamps
+  listen        record from a microphone: format, overruns, voice activity and its direction
   bench         the pipeline in closed loop on scene files: tracking figures, peers, report
   scenes        write the generated scene suite, or check scene files
   soak          the looped demo in real time for minutes: memory drift, lag, drops, p99
@@ -23,6 +24,12 @@ Commands
 func fail(_ message: String, status: Int32) -> Never {
     FileHandle.standardError.write(Data("dockctl: \(message)\n".utf8))
     exit(status)
+}
+
+func printJSON(_ value: some Encodable) {
+    let encoder = JSONEncoder()
+    encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
+    print(String(decoding: (try? encoder.encode(value)) ?? Data(), as: UTF8.self))
 }
 
 var arguments = Array(CommandLine.arguments.dropFirst())
@@ -69,13 +76,25 @@ case "capture":
     do {
         let report = try capture.run()
         if capture.json {
-            let encoder = JSONEncoder()
-            encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
-            print(String(decoding: (try? encoder.encode(report)) ?? Data(), as: UTF8.self))
+            printJSON(report)
         } else {
             print(CaptureCommand.describe(report))
         }
         exit(report.passed ? 0 : 1)
+    } catch {
+        fail(error.message, status: 1)
+    }
+case "listen":
+    if arguments.contains("--help") { print(ListenCommand.help); exit(0) }
+    let listen: ListenCommand
+    do { listen = try ListenCommand(arguments: arguments) } catch { fail(error.message, status: 64) }
+    do {
+        let report = try listen.run()
+        if listen.json {
+            printJSON(report)
+        } else {
+            print(ListenCommand.describe(report))
+        }
     } catch {
         fail(error.message, status: 1)
     }
