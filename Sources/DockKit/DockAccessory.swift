@@ -115,7 +115,8 @@ public final class DockAccessory: Hashable, Sendable {
     }
 
     /// Where subjects are kept: normalized, origin at the upper left; the whole frame by default.
-    /// Resets to the whole frame when tracking stops (system tracking switched, motors stopped).
+    /// Resets to the whole frame when tracking stops (system tracking switched off, the session's
+    /// motors stopped).
     public var regionOfInterest: CGRect { state.withLock { FramingGeometry.upperLeft($0.framing.region) } }
 
     /// A region at least 5 % of the frame each way, inside the frame; anything else is refused.
@@ -153,7 +154,11 @@ public final class DockAccessory: Hashable, Sendable {
     }
 
     package func setSystemTrackingEnabled(_ enabled: Bool) {
-        state.withLock { $0.systemTrackingEnabled = enabled; $0.framing.region = FramingGeometry.fullFrame }
+        state.withLock { state in
+            // System tracking stopping ends the framing session: the region goes back to the whole frame.
+            if state.systemTrackingEnabled && !enabled { state.framing.region = FramingGeometry.fullFrame }
+            state.systemTrackingEnabled = enabled
+        }
         director.cancel()
         motors.stop(at: clock.now)
     }

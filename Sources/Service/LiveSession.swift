@@ -259,6 +259,12 @@ public final class LiveSession: PipelineSession {
                         s.framed = heard.chosen.map(\.uuid)
                         s.sound = heard.sound.map { ($0, frame.stamp) }
                     }
+                } else {
+                    // The client's lock frames, through the selector.
+                    shared.withLock { s in
+                        s.framed = nil
+                        s.sound = nil
+                    }
                 }
                 follower = listening
             }

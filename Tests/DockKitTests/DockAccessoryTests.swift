@@ -138,6 +138,8 @@ import Testing
         let square = CGRect(x: 0.21875, y: 0, width: 0.5625, height: 1)   // a square crop of 16:9
         try await dock.setRegionOfInterest(square)
         #expect(dock.regionOfInterest == square)
+        dock.setSystemTrackingEnabled(true)   // already on: nothing stops
+        #expect(dock.regionOfInterest == square)
         dock.setSystemTrackingEnabled(false)
         #expect(dock.regionOfInterest == CGRect(x: 0, y: 0, width: 1, height: 1))
     }
