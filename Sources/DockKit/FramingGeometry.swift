@@ -10,6 +10,8 @@ package struct FramingGeometry: Sendable, Equatable {
     var region = NormalizedRect(x: 0, y: 0, width: 1, height: 1)
 
     static let fullFrame = NormalizedRect(x: 0, y: 0, width: 1, height: 1)
+    /// An upper-left unit rect is a top-left "pixel" rect of a 1×1 image: the one converter flips it.
+    private static let unitImage = ImageCoordinates(width: 1, height: 1)
 
     /// DockKit's region (upper-left origin) in the house's coordinates; nil when it is not a
     /// finite, non-empty rect inside the frame.
@@ -17,11 +19,12 @@ package struct FramingGeometry: Sendable, Equatable {
         let x = Double(rect.origin.x), y = Double(rect.origin.y), w = Double(rect.width), h = Double(rect.height)
         guard [x, y, w, h].allSatisfy(\.isFinite), w >= 0.05, h >= 0.05, x >= 0, y >= 0,
               x + w <= 1 + 1e-9, y + h <= 1 + 1e-9 else { return nil }
-        return NormalizedRect(x: x, y: 1 - y - h, width: w, height: h)
+        return unitImage.normalized(PixelRect(x: x, y: y, width: w, height: h))
     }
 
     static func upperLeft(_ region: NormalizedRect) -> CGRect {
-        CGRect(x: region.x, y: 1 - region.y - region.height, width: region.width, height: region.height)
+        let rect = unitImage.pixels(region)
+        return CGRect(x: rect.x, y: rect.y, width: rect.width, height: rect.height)
     }
 
     func aimPoint(for subject: NormalizedRect?) -> (x: Double, y: Double) {

@@ -118,18 +118,14 @@ public final class ClosedLoopSession: PipelineSession {
                 if let clip {
                     follower = try SpeakerFollower(clip: clip, array: configuration.microphones, policy: configuration.speakerPolicy)
                     audioNote = String(format: "audio: %d channel%@ at %.0f Hz, %.1f s%@", clip.channels.count, clip.channels.count == 1 ? "" : "s",
-                                       clip.sampleRate, clip.duration, clip.isStereo ? "" : " (mono: no direction; speech goes to whoever's lips move, else framing stays with vision)")
+                                       clip.sampleRate, clip.duration, clip.isStereo ? "" : SessionConfiguration.monoNote)
                 }
             } catch {
                 audioNote = "audio off, tracking on vision alone: \(error.message)"
             }
         }
 
-        if follower != nil, configuration.lips != .off {
-            let reader = LipReader(choice: configuration.lips, registry: ModelRegistry.standard(userDirectory: configuration.modelsDirectory))
-            lipReader = reader
-            audioNote = [audioNote, "lips: \(reader.meter.name)", reader.fallbackReason].compactMap { $0 }.joined(separator: "; ")
-        }
+        (lipReader, audioNote) = configuration.makeLipReader(following: follower != nil, note: audioNote)
         let built = try configuration.makeDetectionStage()
         detection = built.stage
         detectorFallback = built.fallback
@@ -164,9 +160,7 @@ public final class ClosedLoopSession: PipelineSession {
         }
         accessory = DockAccessory(name: backend.name, backend: backend, clock: SystemMonotonicClock(),
                                   controlLaw: configuration.controlLaw.make(configuration.framing, pid: configuration.pid))
-        do { try accessory.configureFraming(mode: configuration.framingMode, region: configuration.regionOfInterest) } catch {
-            throw SessionError("--region must lie inside the frame, at least 0.05 wide and high")
-        }
+        try configuration.configureFraming(of: accessory)
         do {
             feeder = try TrackFeeder(rate: configuration.trackRate)
         } catch {
@@ -195,7 +189,6 @@ public final class ClosedLoopSession: PipelineSession {
         }
     }
 
-    /// Runs until the source ends, a limit is reached or `stop` is set. Leaves the motors stopped.
     /// Renders the scene's sound from the last frame to `now` for microphones turning with the
     /// head (the yaw taken as moving linearly between frames) and hands it to the follower.
     private func hearScene(_ sound: SceneSound, until now: MonotonicInstant, yaw: Double) {
@@ -214,6 +207,7 @@ public final class ClosedLoopSession: PipelineSession {
         soundYaw = (time, yaw)
     }
 
+    /// Runs until the source ends, a limit is reached or `stop` is set. Leaves the motors stopped.
     public func run(stop: StopFlag = StopFlag(), status: ((SessionStatus) -> Void)? = nil) throws(SessionError) -> SessionSummary {
         var summary = SessionSummary()
         summary.detectorName = detectorName

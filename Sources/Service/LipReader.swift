@@ -28,8 +28,6 @@ final class LipReader {
         if choice == .facemesh {
             do {
                 meter = try FaceMeshMouthMeter(modelPath: try registry.resolve("facemesh"))
-            } catch let error as ModelError {
-                reason = "lips: \(error); reading mouth motion instead"
             } catch {
                 reason = "lips: \(error); reading mouth motion instead"
             }

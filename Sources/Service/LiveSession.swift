@@ -104,9 +104,7 @@ public final class LiveSession: PipelineSession {
         motorName = backend.name
         accessory = DockAccessory(name: backend.name, backend: backend, clock: clock,
                                   controlLaw: configuration.controlLaw.make(configuration.framing, pid: configuration.pid))
-        do { try accessory.configureFraming(mode: configuration.framingMode, region: configuration.regionOfInterest) } catch {
-            throw SessionError("--region must lie inside the frame, at least 0.05 wide and high")
-        }
+        try configuration.configureFraming(of: accessory)
         // The microphones: opened here so that a missing or unusable one is reported at start;
         // without them the session tracks on vision alone.
         var microphones: ALSACaptureSource?
@@ -119,20 +117,13 @@ public final class LiveSession: PipelineSession {
                 follower = SpeakerFollower(analyzer: analyzer, policy: configuration.speakerPolicy)
                 microphones = source
                 audioNote = "audio: \(source.summary)"
-                    + (source.channelCount == 1 ? " (mono: no direction; speech goes to whoever's lips move, else framing stays with vision)" : "")
+                    + (source.channelCount == 1 ? SessionConfiguration.monoNote : "")
             } catch {
                 audioNote = "audio off, tracking on vision alone: \(error.message)"
             }
         }
         self.follower = follower
-        if follower != nil, configuration.lips != .off {
-            let reader = LipReader(choice: configuration.lips, registry: ModelRegistry.standard(userDirectory: configuration.modelsDirectory))
-            lipReader = reader
-            audioNote = [audioNote, "lips: \(reader.meter.name)", reader.fallbackReason].compactMap { $0 }.joined(separator: "; ")
-        } else {
-            lipReader = nil
-        }
-        self.audioNote = audioNote
+        (lipReader, self.audioNote) = configuration.makeLipReader(following: follower != nil, note: audioNote)
         // Last, once nothing else can fail: a thread started earlier would outlive a failed init.
         let handOver = UncheckedBox(camera)
         capture = CaptureThread(name: "opendock.capture") { handOver.value }

@@ -1,3 +1,4 @@
+import DockKit
 import Vision
 
 /// A run of the pipeline dockd can start: the closed-loop simulation or a live camera.
@@ -33,6 +34,24 @@ extension SessionConfiguration {
             throw SessionError("the detectors could not be built: \(error)")
         }
     }
+
+    /// The lip reader that goes with speaker following (none when lips are off or nobody
+    /// follows speakers), and the audio note with what it reads lips with appended.
+    func makeLipReader(following: Bool, note: String?) -> (reader: LipReader?, note: String?) {
+        guard following, lips != .off else { return (nil, note) }
+        let reader = LipReader(choice: lips, registry: ModelRegistry.standard(userDirectory: modelsDirectory))
+        return (reader, [note, "lips: \(reader.meter.name)", reader.fallbackReason].compactMap { $0 }.joined(separator: "; "))
+    }
+
+    /// The framing mode and region of interest a session starts with.
+    func configureFraming(of accessory: DockAccessory) throws(SessionError) {
+        do { try accessory.configureFraming(mode: framingMode, region: regionOfInterest) } catch {
+            throw SessionError("--region must lie inside the frame, at least 0.05 wide and high")
+        }
+    }
+
+    /// What one-channel sound means for speaker following, appended to the audio note.
+    static let monoNote = " (mono: no direction; speech goes to whoever's lips move, else framing stays with vision)"
 
     /// Builds the session that fits the source.
     public func makeSession() throws(SessionError) -> any PipelineSession {

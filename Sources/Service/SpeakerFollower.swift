@@ -15,7 +15,8 @@ struct SpeakerFollower {
     /// the directions heard.
     private var unattributedSince: MonotonicInstant?
     private var unattributed: [Double] = []
-    private var lastAttributed: MonotonicInstant?
+    /// When speech was last heard: lips are only read while it is about.
+    private(set) var lastSpeech: MonotonicInstant?
     /// A voice nobody tracked was heard from here (radians, the array's frame): the head looks
     /// this way until the person there is framed, or the voice there has been quiet a while.
     private var lookingToward: (direction: Double, lastHeard: MonotonicInstant)?
@@ -35,9 +36,6 @@ struct SpeakerFollower {
     mutating func hear(_ blocks: [AudioBlock]) {
         for block in blocks { analyzer.append(block) }
     }
-
-    /// When speech was last heard: lips are only read while it is about.
-    private(set) var lastSpeech: MonotonicInstant?
 
     func heardSpeech(within seconds: Double, of now: MonotonicInstant) -> Bool {
         lastSpeech.map { now.seconds(since: $0) <= seconds } ?? false
@@ -85,7 +83,6 @@ struct SpeakerFollower {
             return
         }
         if people.contains(where: { abs($0.angle - direction) < 2.5 * evidence.directionSpread }) {
-            lastAttributed = window.time
             unattributedSince = nil
             unattributed = []
             return
