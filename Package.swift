@@ -14,6 +14,7 @@ let package = Package(
     targets: [
         // C shims
         .systemLibrary(name: "CTurboJPEG", path: "Sources/CTurboJPEG"),
+        .systemLibrary(name: "CMicroHTTPD", path: "Sources/CMicroHTTPD"),
         .target(name: "CV4L2", path: "Sources/CV4L2", linkerSettings: [.linkedLibrary("v4l2")]),
         .target(name: "CSerial", path: "Sources/CSerial"),
         .target(name: "CALSA", path: "Sources/CALSA", linkerSettings: [.linkedLibrary("asound")]),
@@ -38,12 +39,12 @@ let package = Package(
         .target(name: "Bench", dependencies: ["DockCore", "Tracking"]),
         .target(
             name: "Service",
-            dependencies: ["DockCore", "Capture", "Vision", "Tracking", "Motion", "Simulation", "DockKit", "Bench", "Imaging", "Audio"]
+            dependencies: ["DockCore", "Capture", "Vision", "Tracking", "Motion", "Simulation", "DockKit", "Bench", "Imaging", "Audio", "CMicroHTTPD"]
         ),
 
         // Executables
-        .executableTarget(name: "dockd", dependencies: ["Service"]),
-        .executableTarget(name: "dockctl", dependencies: ["Service", "Bench"]),
+        .executableTarget(name: "dockd", dependencies: ["Service", "DockKit"]),
+        .executableTarget(name: "dockctl", dependencies: ["Service", "Bench", "DockKit"]),
 
         // libFuzzer targets (Scripts/fuzz builds them with -sanitize=fuzzer; plain builds do nothing).
         .executableTarget(name: "fuzz-codecs", dependencies: ["Motion"], path: "Sources/fuzz-codecs"),

@@ -1,6 +1,7 @@
 #include "guard.hpp"
 #include <opencv2/imgcodecs.hpp>
 #include <opencv2/imgproc.hpp>
+#include <cstring>
 #include <stdexcept>
 
 struct cvs_image {
@@ -172,5 +173,18 @@ extern "C" int32_t cvs_jpeg_round_trip(cvs_view image, int32_t quality) {
         if (decoded.size() != m.size() || decoded.type() != m.type()) throw std::runtime_error("decoded JPEG differs in shape");
         decoded.copyTo(m);
         return CVS_OK;
+    });
+}
+
+extern "C" int64_t cvs_encode_jpeg(cvs_view image, int32_t quality, uint8_t *out, int64_t capacity) {
+    return guarded("encode_jpeg", int64_t(CVS_ERROR), [&] {
+        require(image, "image");
+        if (!out || capacity <= 0) throw std::invalid_argument("no output buffer");
+        if (quality < 1 || quality > 100) throw std::invalid_argument("quality outside 1...100");
+        std::vector<uint8_t> bytes;
+        cv::imencode(".jpg", mat(image), bytes, {cv::IMWRITE_JPEG_QUALITY, quality});
+        if (int64_t(bytes.size()) > capacity) throw std::length_error("JPEG larger than the buffer");
+        std::memcpy(out, bytes.data(), bytes.size());
+        return int64_t(bytes.size());
     });
 }

@@ -19,6 +19,8 @@ public final class DockAccessory: Hashable, Sendable {
     package let motors: MotorController
     let director: MotionDirector
     let tracking = TrackingPublisher()
+    package let events = Broadcast<AccessoryEvent>()
+    package let batteries = Broadcast<BatteryState>()
     private let clock: any MonotonicClock
     /// Observations older than this never drive the motors (two frame periods at 30 fps, plus slack).
     package let maximumObservationAge: Double
@@ -31,6 +33,10 @@ public final class DockAccessory: Hashable, Sendable {
         var systemTrackingEnabled = true
         var trackCalls = 0
         var staleObservations = 0
+        /// Where the last `track` call aimed the framed subject's centre (unit, lower-left).
+        var aim: (x: Double, y: Double)?
+        /// How far the framed subject's centre was from there, as angles (rad; yaw, pitch).
+        var centeringError: (yaw: Double, pitch: Double)?
     }
     private let state: Protected<State>
 
@@ -86,10 +92,17 @@ public final class DockAccessory: Hashable, Sendable {
             state.staleObservations += observations.count - current.count
             state.poses.record(motion.angularPositions, at: now)
             let observedAt = current.map(\.stamp.time).max()
+            let aim = state.framing.aimPoint(for: framed)
+            state.aim = framed == nil ? nil : aim
+            state.centeringError = framed.map { rect in
+                let k = camera.intrinsics, size = camera.referenceDimensions
+                // Positive yaw: the subject is right of the aim point; positive pitch: below it.
+                return (atan((rect.midX - aim.x) * Double(size.width) / k.fx), atan((aim.y - rect.midY) * Double(size.height) / k.fy))
+            }
             return state.law.update(ControlInput(target: framed, observedAt: observedAt, camera: camera,
                                                  pose: motion.angularPositions, velocity: motion.angularVelocities,
                                                  poseAtObservation: observedAt.flatMap { state.poses.pose(at: $0) },
-                                                 framingPoint: state.framing.aimPoint(for: framed), time: now))
+                                                 framingPoint: aim, time: now))
         }
         do {
             let sent = try motors.command(velocity, at: now)
@@ -106,11 +119,35 @@ public final class DockAccessory: Hashable, Sendable {
     /// Observations refused for being older than `maximumObservationAge`.
     package var staleObservationCount: Int { state.withLock { $0.staleObservations } }
 
+    /// Tracking and motion states for listeners on threads of their own (the control API).
+    package var trackingBroadcast: Broadcast<TrackingState> { tracking.states }
+    package var motionBroadcast: Broadcast<MotionState> { director.states }
+
+    /// Now on the accessory's clock (a simulation's media time, or the system's).
+    package var now: MonotonicInstant { clock.now }
+
+    /// Where the motors are now.
+    package var currentMotion: Motion.MotionState { motors.backend.motionState(at: clock.now) }
+
+    /// `track` calls accepted so far.
+    package var trackCallCount: Int { state.withLock { $0.trackCalls } }
+
+    /// Where the last `track` call aimed the framed subject (unit, lower-left); nil when it
+    /// framed nothing.
+    package var framingTarget: (x: Double, y: Double)? { state.withLock { $0.aim } }
+
+    /// The framed subject's offset from the framing target at the last `track` call (rad).
+    package var centeringError: (yaw: Double, pitch: Double)? { state.withLock { $0.centeringError } }
+
     // MARK: Framing
 
     public var framingMode: FramingMode { state.withLock { $0.framing.mode } }
 
     public func setFramingMode(_ mode: FramingMode) async throws {
+        applyFramingMode(mode)
+    }
+
+    package func applyFramingMode(_ mode: FramingMode) {
         state.withLock { $0.framing.mode = mode }
     }
 
@@ -165,20 +202,33 @@ public final class DockAccessory: Hashable, Sendable {
 
     /// Turns the axes at these rates (rad/s); `Vector3D()` stops. Refused while system tracking
     /// is on. Ends any orientation move or animation in progress.
+    /// The velocity lasts until the next motor call (it is sent again on every control tick, so
+    /// the deadman still stops the motors if the control loop stops).
     public func setAngularVelocity(_ velocity: Vector3D) async throws {
-        guard !isSystemTrackingEnabled else { throw DockKitError.notSupported }
-        guard velocity.isFinite else { throw DockKitError.invalidParameter }
-        director.cancel()
-        try motors.command(velocity, at: clock.now)
+        try applyAngularVelocity(velocity)
+    }
+
+    package func applyAngularVelocity(_ velocity: Vector3D) throws(DockKitError) {
+        guard !isSystemTrackingEnabled else { throw .notSupported }
+        guard velocity.isFinite else { throw .invalidParameter }
+        director.hold(velocity)
+        do { try motors.command(velocity, at: clock.now) } catch {
+            director.cancel()
+            throw .notConnected
+        }
     }
 
     /// Moves to an orientation (radians; absolute, or relative to the current pose) along a
     /// smooth trajectory lasting `duration`. The progress completes when the head has arrived.
     /// At most two motion calls per second; refused while system tracking is on.
     public func setOrientation(_ target: Vector3D, duration: Duration, relative: Bool = false) async throws -> Progress {
-        guard !isSystemTrackingEnabled else { throw DockKitError.notSupported }
         let seconds = Double(duration.components.seconds) + Double(duration.components.attoseconds) / 1e18
-        guard target.isFinite, seconds.isFinite, seconds >= 0, seconds <= 60 else { throw DockKitError.invalidParameter }
+        return try startOrientation(target, seconds: seconds, relative: relative)
+    }
+
+    package func startOrientation(_ target: Vector3D, seconds: Double, relative: Bool) throws(DockKitError) -> Progress {
+        guard !isSystemTrackingEnabled else { throw .notSupported }
+        guard target.isFinite, seconds.isFinite, seconds >= 0, seconds <= 60 else { throw .invalidParameter }
         let now = clock.now
         let pose = motors.backend.motionState(at: now).angularPositions
         var goal = relative ? pose + target : target
@@ -196,7 +246,11 @@ public final class DockAccessory: Hashable, Sendable {
 
     /// Plays a canned motion from the current pose; the progress completes when it is back.
     public func animate(motion: Animation) async throws -> Progress {
-        guard !isSystemTrackingEnabled else { throw DockKitError.notSupported }
+        try startAnimation(motion)
+    }
+
+    package func startAnimation(_ motion: Animation) throws(DockKitError) -> Progress {
+        guard !isSystemTrackingEnabled else { throw .notSupported }
         let now = clock.now
         let pose = motors.backend.motionState(at: now).angularPositions
         return try director.start(motion.motion.trajectory(from: pose), at: now)

@@ -1,4 +1,18 @@
 import DockCore
+import Foundation
+
+extension DockAccessory {
+    /// A dock coming or going.
+    public struct StateChange: Sendable {
+        public enum State: Sendable, Hashable { case docked, undocked }
+        public var state: State
+        public var accessory: DockAccessory?
+        /// Whether the dock's tracking button switches system tracking (true when it has one).
+        public var trackingButtonEnabled: Bool
+    }
+
+    public typealias StateChanges = AsyncStream<StateChange>
+}
 
 /// The entry point: which accessories are docked and whether the system tracks subjects.
 public final class DockAccessoryManager: Sendable {
@@ -9,13 +23,40 @@ public final class DockAccessoryManager: Sendable {
         var accessories: [DockAccessory] = []
     }
     private let state = Protected(State())
+    private let changes = Broadcast<DockAccessory.StateChange>()
 
     package init() {}
+
+    /// Docked and undocked as motor devices come and go; starts with every accessory docked now.
+    public var accessoryStateChanges: DockAccessory.StateChanges {
+        get throws {
+            let (stream, continuation) = DockAccessory.StateChanges.makeStream(bufferingPolicy: .bufferingNewest(16))
+            let id = observeStateChanges { continuation.yield($0) }
+            continuation.onTermination = { [weak self] _ in self?.changes.unsubscribe(id) }
+            return stream
+        }
+    }
+
+    /// `accessoryStateChanges` for a listener on a thread of its own: `handler` gets every docked
+    /// accessory now, then each change, until `stopObservingStateChanges`. Subscribed under the
+    /// lock, so no change slips between the snapshot and the subscription.
+    package func observeStateChanges(_ handler: @escaping @Sendable (DockAccessory.StateChange) -> Void) -> UUID {
+        state.withLock { state in
+            for accessory in state.accessories { handler(.init(state: .docked, accessory: accessory, trackingButtonEnabled: true)) }
+            return changes.subscribe(handler)
+        }
+    }
+
+    package func stopObservingStateChanges(_ id: UUID) { changes.unsubscribe(id) }
 
     public var isSystemTrackingEnabled: Bool { state.withLock { $0.systemTrackingEnabled } }
 
     /// With system tracking off, clients track with `track(_:cameraInformation:)` or drive motors.
     public func setSystemTrackingEnabled(_ enabled: Bool) async throws {
+        applySystemTracking(enabled)
+    }
+
+    package func applySystemTracking(_ enabled: Bool) {
         let accessories = state.withLock { state in
             state.systemTrackingEnabled = enabled
             return state.accessories
@@ -26,14 +67,21 @@ public final class DockAccessoryManager: Sendable {
     /// Makes an accessory known (a motor device became usable).
     package func dock(_ accessory: DockAccessory) {
         let enabled = state.withLock { state in
+            state.accessories.removeAll { $0 == accessory }
             state.accessories.append(accessory)
+            changes.yield(.init(state: .docked, accessory: accessory, trackingButtonEnabled: true))
             return state.systemTrackingEnabled
         }
         accessory.setSystemTrackingEnabled(enabled)
     }
 
+    /// Forgets an accessory (its device went away).
     package func undock(_ accessory: DockAccessory) {
-        state.withLock { $0.accessories.removeAll { $0 == accessory } }
+        state.withLock { state in
+            guard state.accessories.contains(accessory) else { return }
+            state.accessories.removeAll { $0 == accessory }
+            changes.yield(.init(state: .undocked, accessory: accessory, trackingButtonEnabled: true))
+        }
     }
 
     package var accessories: [DockAccessory] { state.withLock { $0.accessories } }

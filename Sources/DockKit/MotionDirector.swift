@@ -34,24 +34,37 @@ public struct CommandedStateOnly: Error, Sendable, CustomStringConvertible {
     public var description: String { "the device has no position feedback; these are the commanded values" }
 }
 
-/// Runs the accessory's own motions — `setOrientation` trajectories and animations — and
-/// publishes motion states. At most two motion calls per second, as DockKit allows.
+/// Runs the accessory's own motions — `setOrientation` trajectories, animations and a client's
+/// held velocity — and publishes motion states. At most two motion calls per second, as DockKit
+/// allows. A held velocity is sent again on every tick, so it lasts while the control loop runs
+/// and the deadman stops it within 200 ms when the loop stops.
 final class MotionDirector: Sendable {
     private struct State {
         var follower: TrajectoryFollower?
+        var held: Vector3D?
         var progress: Progress?
         var calls: [MonotonicInstant] = []
-        var subscribers: [UUID: AsyncStream<DockAccessory.MotionState>.Continuation] = [:]
         var lastPublished: MonotonicInstant?
     }
     private let state = Protected(State())
     private let motors: MotorController
+    let states = Broadcast<DockAccessory.MotionState>()
     /// Motion states are published at most this often (Hz).
     let publishRate = 30.0
 
     init(motors: MotorController) { self.motors = motors }
 
-    var isActive: Bool { state.withLock { $0.follower != nil } }
+    var isActive: Bool { state.withLock { $0.follower != nil || $0.held != nil } }
+
+    /// Keeps the axes turning at `velocity` (a client's `setAngularVelocity`); ends any move.
+    func hold(_ velocity: Vector3D) {
+        state.withLock { state in
+            state.progress?.cancel()
+            state.progress = nil
+            state.follower = nil
+            state.held = velocity
+        }
+    }
 
     /// Starts a trajectory; the returned progress completes when the head has arrived.
     func start(_ trajectory: Trajectory, at time: MonotonicInstant) throws(DockKitError) -> Progress {
@@ -61,6 +74,7 @@ final class MotionDirector: Sendable {
             guard state.calls.count < 2 else { throw .frameRateTooHigh }
             state.calls.append(time)
             state.progress?.cancel()
+            state.held = nil
             state.follower = TrajectoryFollower(trajectory: trajectory, startTime: time)
             state.progress = progress
         }
@@ -73,6 +87,7 @@ final class MotionDirector: Sendable {
             state.progress?.cancel()
             state.progress = nil
             state.follower = nil
+            state.held = nil
         }
     }
 
@@ -80,7 +95,7 @@ final class MotionDirector: Sendable {
     func service(at time: MonotonicInstant) {
         let motion = motors.backend.motionState(at: time)
         let command: Vector3D? = state.withLock { state in
-            guard var follower = state.follower else { return nil }
+            guard var follower = state.follower else { return state.held }
             let v = follower.command(pose: motion.angularPositions, at: time)
             state.progress?.completedUnitCount = Int64(follower.fractionCompleted(at: time) * 1000)
             if follower.isFinished {
@@ -98,32 +113,18 @@ final class MotionDirector: Sendable {
         publish(motion, at: time)
     }
 
-    func stream() -> DockAccessory.MotionStates {
-        let (stream, continuation) = AsyncStream<DockAccessory.MotionState>.makeStream(bufferingPolicy: .bufferingNewest(8))
-        let id = UUID()
-        state.withLock { $0.subscribers[id] = continuation }
-        continuation.onTermination = { [weak self] _ in self?.state.withLock { _ = $0.subscribers.removeValue(forKey: id) } }
-        return stream
-    }
-
-    func finishStreams() {
-        let subscribers = state.withLock { state in
-            defer { state.subscribers.removeAll() }
-            return state.subscribers.values
-        }
-        for s in subscribers { s.finish() }
-    }
+    func stream() -> DockAccessory.MotionStates { states.stream(buffer: 8) }
 
     private func publish(_ motion: MotionState, at time: MonotonicInstant) {
-        let subscribers: [AsyncStream<DockAccessory.MotionState>.Continuation] = state.withLock { state in
-            if let last = state.lastPublished, time.seconds(since: last) < 1 / publishRate { return [] }
+        guard states.hasSubscribers else { return }
+        let due = state.withLock { state in
+            if let last = state.lastPublished, time.seconds(since: last) < 1 / publishRate { return false }
             state.lastPublished = time
-            return Array(state.subscribers.values)
+            return true
         }
-        guard !subscribers.isEmpty else { return }
-        let value = DockAccessory.MotionState(angularPositions: motion.angularPositions, angularVelocities: motion.angularVelocities,
-                                              timestamp: motion.time.seconds,
-                                              error: motion.isCommandedOnly ? CommandedStateOnly() : nil)
-        for s in subscribers { s.yield(value) }
+        guard due else { return }
+        states.yield(DockAccessory.MotionState(angularPositions: motion.angularPositions, angularVelocities: motion.angularVelocities,
+                                               timestamp: motion.time.seconds,
+                                               error: motion.isCommandedOnly ? CommandedStateOnly() : nil))
     }
 }

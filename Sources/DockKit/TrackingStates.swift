@@ -52,22 +52,16 @@ extension DockAccessory {
     public typealias TrackingStates = AsyncStream<TrackingState>
 }
 
-/// Fans tracking states out to subscribers and remembers the client's subject choice.
+/// Publishes tracking states and remembers the client's subject choice.
 final class TrackingPublisher: Sendable {
     private struct State {
-        var subscribers: [UUID: AsyncStream<DockAccessory.TrackingState>.Continuation] = [:]
         var latest: DockAccessory.TrackingState?
         var locked: [UUID] = []
     }
     private let state = Protected(State())
+    let states = Broadcast<DockAccessory.TrackingState>()
 
-    func stream() -> DockAccessory.TrackingStates {
-        let (stream, continuation) = AsyncStream<DockAccessory.TrackingState>.makeStream(bufferingPolicy: .bufferingNewest(4))
-        let id = UUID()
-        state.withLock { $0.subscribers[id] = continuation }
-        continuation.onTermination = { [weak self] _ in self?.state.withLock { _ = $0.subscribers.removeValue(forKey: id) } }
-        return stream
-    }
+    func stream() -> DockAccessory.TrackingStates { states.stream(buffer: 4) }
 
     func publish(_ assessments: [SubjectAssessment], time: Date) {
         let subjects = assessments.map { a -> DockAccessory.TrackedSubjectType in
@@ -80,26 +74,13 @@ final class TrackingPublisher: Sendable {
                                                        speakingConfidence: a.speakingConfidence, lookingAtCameraConfidence: a.lookingAtCameraConfidence))
         }
         let value = DockAccessory.TrackingState(time: time, trackedSubjects: subjects)
-        let subscribers = state.withLock { state in
-            state.latest = value
-            return Array(state.subscribers.values)
-        }
-        for s in subscribers { s.yield(value) }
+        state.withLock { $0.latest = value }
+        states.yield(value)
     }
 
     var latest: DockAccessory.TrackingState? { state.withLock { $0.latest } }
-    var locked: [UUID] {
-        get { state.withLock { $0.locked } }
-    }
+    var locked: [UUID] { state.withLock { $0.locked } }
     func lock(_ ids: [UUID]) { state.withLock { $0.locked = ids } }
-
-    func finish() {
-        let subscribers = state.withLock { state in
-            defer { state.subscribers.removeAll() }
-            return Array(state.subscribers.values)
-        }
-        for s in subscribers { s.finish() }
-    }
 }
 
 extension DockAccessory {
@@ -111,26 +92,40 @@ extension DockAccessory {
     /// Locks framing onto the subject under `point` (unit coordinates, lower-left origin, as the
     /// subjects' rects); the smallest subject containing it wins (a face over its body).
     public func selectSubject(at point: CGPoint) async throws {
+        try lockSubject(at: point)
+    }
+
+    /// `selectSubject(at:)`; returns the subject locked onto.
+    @discardableResult
+    package func lockSubject(at point: CGPoint) throws(DockKitError) -> UUID {
         guard point.x.isFinite, point.y.isFinite, (0...1).contains(point.x), (0...1).contains(point.y) else {
-            throw DockKitError.invalidParameter
+            throw .invalidParameter
         }
         let subjects = tracking.latest?.trackedSubjects ?? []
         guard let hit = subjects.filter({ $0.rect.contains(point) }).min(by: { $0.rect.width * $0.rect.height < $1.rect.width * $1.rect.height })
-        else { throw DockKitError.noSubjectFound }
+        else { throw .noSubjectFound }
         tracking.lock([hit.identifier])
+        return hit.identifier
     }
 
     /// Locks framing onto these subjects (the first one tracked is framed); `[]` returns to
     /// automatic selection. Refused when none of them is being tracked.
     public func selectSubjects(_ ids: [UUID]) async throws {
+        try lockSubjects(ids)
+    }
+
+    package func lockSubjects(_ ids: [UUID]) throws(DockKitError) {
         if ids.isEmpty {
             tracking.lock([])
             return
         }
         let tracked = Set((tracking.latest?.trackedSubjects ?? []).map(\.identifier))
-        guard ids.contains(where: tracked.contains) else { throw DockKitError.noSubjectFound }
+        guard ids.contains(where: tracked.contains) else { throw .noSubjectFound }
         tracking.lock(ids)
     }
+
+    /// The last tracking state published, if any.
+    package var latestTrackingState: TrackingState? { tracking.latest }
 
     /// The client's locked subjects, for the system tracker's selector.
     package var lockedSubjects: [UUID] { tracking.locked }

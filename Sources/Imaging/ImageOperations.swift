@@ -93,6 +93,16 @@ extension Frame {
         try check(withMutableView { cvs_flip_horizontal($0) }, "flip")
     }
 
+    /// The image as a JPEG file's bytes.
+    public func jpegData(quality: Int = 80) throws(ImagingError) -> [UInt8] {
+        // Twice the raw size bounds any JPEG of it, headers included.
+        var out = [UInt8](repeating: 0, count: max(4096, 2 * pixels.count))
+        let length = withView { view in out.withUnsafeMutableBytes { cvs_encode_jpeg(view, Int32(clamping: quality), $0.baseAddress, Int64($0.count)) } }
+        guard length > 0 else { throw ImagingError.last("encode JPEG") }
+        out.removeSubrange(Int(length)...)
+        return out
+    }
+
     /// Compresses to JPEG at `quality` and back, in place: the blocks and ringing of a cheap webcam.
     public mutating func jpegRoundTrip(quality: Int) throws(ImagingError) {
         try check(withMutableView { cvs_jpeg_round_trip($0, Int32(clamping: quality)) }, "JPEG round trip")

@@ -36,6 +36,8 @@ public final class MotorController: Sendable {
         var silent = false
         var stoppedBySilence = 0
         var haltedAt: MonotonicInstant?
+        var commandsSent = 0
+        var commandsFailed = 0
     }
     private let state: Protected<State>
 
@@ -61,6 +63,8 @@ public final class MotorController: Sendable {
     public var silenceStops: Int { state.withLock { $0.stoppedBySilence } }
     /// The device is silent now: commands are refused.
     public var isDeviceSilent: Bool { state.withLock { $0.silent } }
+    /// Velocity commands the device took, and those its link refused (write errors).
+    public var commandCounts: (sent: Int, failed: Int) { state.withLock { ($0.commandsSent, $0.commandsFailed) } }
 
     /// Notes whether the device has fallen silent or come back; on falling silent, stops the
     /// motors (the command may not arrive; it is still the safe thing to send). Returns the
@@ -90,7 +94,11 @@ public final class MotorController: Sendable {
             let limited = Vector3D(x: Self.limit(velocity.x, position: pose.x, axis: state.limits.pitch),
                                    y: Self.limit(velocity.y, position: pose.y, axis: state.limits.yaw),
                                    z: Self.limit(velocity.z, position: pose.z, axis: state.limits.roll))
-            do { try backend.setVelocity(limited, at: time) } catch { throw .backend("\(error)") }
+            do { try backend.setVelocity(limited, at: time) } catch {
+                state.commandsFailed += 1
+                throw .backend("\(error)")
+            }
+            state.commandsSent += 1
             state.deadman.feed(at: time)
             state.lastCommand = limited
             return limited

@@ -55,7 +55,11 @@ public final class ClosedLoopSession: PipelineSession {
     private let virtualCamera: VirtualCamera?
     private let gimbal: SimulatedGimbal?
     /// The accessory the loop drives (its `trackingStates` report what the loop tracks).
-    package let accessory: DockAccessory
+    public let accessory: DockAccessory
+    public let monitor = SessionMonitor()
+    public var manager: DockAccessoryManager?
+    /// Media time for everything outside the loop: the stop request, the control API.
+    private let mediaClock = MediaClock()
     private let camera: CameraInformation
     private var feeder: TrackFeeder
     private var tracker = SubjectTracker()
@@ -158,7 +162,7 @@ public final class ClosedLoopSession: PipelineSession {
             backend = NullMotorBackend()
             camera = CameraInformation(referenceDimensions: source.size, intrinsics: worldIntrinsics)
         }
-        accessory = DockAccessory(name: backend.name, backend: backend, clock: SystemMonotonicClock(),
+        accessory = DockAccessory(name: backend.name, backend: backend, clock: mediaClock,
                                   controlLaw: configuration.controlLaw.make(configuration.framing, pid: configuration.pid))
         try configuration.configureFraming(of: accessory)
         do {
@@ -234,7 +238,8 @@ public final class ClosedLoopSession: PipelineSession {
             var tick = max(now, feeder.nextDue ?? now)
             while tick < nextFrame {
                 gimbal?.advance(to: tick)
-                if feeder.isDue(at: tick) {
+                // With system tracking off the client drives the motors; the pipeline only watches.
+                if feeder.isDue(at: tick), accessory.isSystemTrackingEnabled {
                     do {
                         // Someone talking where nobody is tracked: turn towards the voice.
                         let observations = lastSound.map { [Observation(identifier: -1, kind: .humanBody, rect: $0.rect, confidence: 1, stamp: $0.stamp)] }
@@ -242,9 +247,13 @@ public final class ClosedLoopSession: PipelineSession {
                         let outcome = try accessory.submit(observations, camera: camera, at: tick)
                         command = outcome.command
                         summary.trackCalls += 1
+                        monitor.recordTrackCall(observationAge: observations.first.map { tick.seconds(since: $0.stamp.time) * 1000 } ?? 0)
                     } catch {
                         // After a stop request the halted motors refuse commands; that is no contract error.
-                        if !stop.isSet { summary.rateContractErrors += 1 }
+                        if !stop.isSet {
+                            summary.rateContractErrors += 1
+                            monitor.recordRateContractError()
+                        }
                     }
                 }
                 accessory.service(at: tick)
@@ -256,13 +265,10 @@ public final class ClosedLoopSession: PipelineSession {
         // A stop request halts the motors at once, from the thread that asks (the signal
         // thread), at the media time that corresponds to that moment; the frame in progress
         // then finds its commands refused.
-        let mediaNow = Protected<(media: MonotonicInstant, wall: MonotonicInstant)?>(nil)
         let haltDelay = Protected<Double?>(nil)
-        let motors = accessory.motors, clock = wallClock
+        let motors = accessory.motors, clock = wallClock, mediaClock = self.mediaClock
         stop.whenSet { setAt in
-            let wall = clock.now
-            let media = mediaNow.withLock { $0.map { $0.media.advanced(bySeconds: wall.seconds(since: $0.wall)) } } ?? .zero
-            motors.halt(at: media)
+            motors.halt(at: mediaClock.now)
             haltDelay.withLock { $0 = clock.now.seconds(since: max(setAt, wallStart)) }
         }
         defer {
@@ -305,14 +311,14 @@ public final class ClosedLoopSession: PipelineSession {
                 if wait < -framePeriod {
                     summary.lateFrames += 1
                     lastTime = now
-                    mediaNow.withLock { $0 = (now, wallClock.now) }
+                    mediaClock.mark(now)
                     controlTicks(from: now)
                     continue
                 }
                 mark = wallClock.now
             }
             lastTime = now
-            mediaNow.withLock { $0 = (now, wallClock.now) }
+            mediaClock.mark(now)
 
             // The view the camera on the gimbal sees now.
             let pose = gimbal?.motionState(at: now).angularPositions ?? Vector3D()
@@ -357,7 +363,12 @@ public final class ClosedLoopSession: PipelineSession {
             lastSound = sound.map { ($0, view.stamp) }
             controlTicks(from: now)
             lap("control")
-            summary.timings.record("pipeline", milliseconds: wallClock.now.seconds(since: pipelineStart) * 1000)
+            let pipelineMilliseconds = wallClock.now.seconds(since: pipelineStart) * 1000
+            summary.timings.record("pipeline", milliseconds: pipelineMilliseconds)
+            monitor.recordFrame(SessionMonitor.Snapshot(frame: view, detections: detections.map(\.rect),
+                                                        subjects: subjects.map { ($0.id, $0.uuid, $0.rect) }, framed: framed.map(\.uuid)),
+                                stages: [(MetricsExposition.frameStage, pipelineMilliseconds)],
+                                dropped: summary.lateFrames, detectorFailures: found.errors.count)
 
             // Ground truth, for the metrics and the overlay.
             let coordinates = ImageCoordinates(size: view.size)

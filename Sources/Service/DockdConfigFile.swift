@@ -46,7 +46,9 @@ public enum DockdConfigFile {
         ("speakers", [Key("enabled", "--no-audio", .negatedFlag), Key("audio_file", "--audio", .path),
                       Key("audio_device", "--audio-device"), Key("mics", "--mics"), Key("mic_spacing_m", "--mic-spacing"),
                       Key("lips", "--lips")]),
-        ("run", [Key("output_video", "--output", .path), Key("trace", "--trace", .path), Key("fast", "--fast", .flag),
+        ("control", [Key("socket", "--control-socket", .path), Key("enabled", "--no-control", .negatedFlag),
+                     Key("http", "--http"), Key("token_file", "--token-file", .path)]),
+        ("run", [Key("output_video", "--output", .path), Key("trace", "--trace", .path), Key("fast", "--fast", .flag), Key("loop", "--loop", .flag),
                  Key("duration_s", "--duration"), Key("frames", "--frames"), Key("quiet", "--quiet", .flag)]),
     ]
 

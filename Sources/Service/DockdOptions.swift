@@ -18,6 +18,22 @@ public struct DockdOptions: Sendable {
     public var quiet = false
     public var tracePath: String?
     public var showHelp = false
+    /// The control API's Unix socket; nil = no control API (`--no-control`).
+    public var controlSocket: String? = DockdOptions.defaultControlSocket
+    /// Also serve the control API on TCP here (`--http`).
+    public var httpEndpoint: ControlEndpoint?
+    /// The token TCP clients must send (`--token-file`); required for a non-loopback address.
+    public var token: String?
+
+    /// $OPENDOCK_SOCKET, else dockd.sock in systemd's RuntimeDirectory or the user's runtime
+    /// folder, else /tmp/dockd-UID.sock. dockctl looks in the same places.
+    public static var defaultControlSocket: String {
+        let environment = ProcessInfo.processInfo.environment
+        if let path = environment["OPENDOCK_SOCKET"], !path.isEmpty { return path }
+        if let folder = environment["RUNTIME_DIRECTORY"], !folder.isEmpty { return folder + "/dockd.sock" }
+        if let folder = environment["XDG_RUNTIME_DIR"], !folder.isEmpty { return folder + "/dockd.sock" }
+        return "/tmp/dockd-\(getuid()).sock"
+    }
 
     public static let help = """
     dockd — keeps a camera on a motorized gimbal pointed at the person in view.
@@ -93,10 +109,20 @@ public struct DockdOptions: Sendable {
                               or on the camera, turning with it
       --mic-spacing M         distance between the two microphones (default 0.15)
 
+    Control API (README, "Control API")
+      --control-socket PATH   serve the control API and status page on this Unix socket
+                              (default $OPENDOCK_SOCKET, else $XDG_RUNTIME_DIR/dockd.sock, else
+                              /tmp/dockd-UID.sock)
+      --no-control            no control API
+      --http [HOST:]PORT      also serve it on TCP (HOST defaults to 127.0.0.1); any address but
+                              loopback needs --token-file
+      --token-file FILE       TCP clients must send this file's first line as a bearer token
+
     Run
       --output FILE           write an annotated video (MJPEG AVI) of what the camera saw
       --trace FILE            write a per-frame CSV trace (time, pose, commands, subjects)
       --fast                  run as fast as possible instead of at the source's frame rate
+      --loop                  play the demo scene again and again (a demo service)
       --duration SECONDS      stop after this much media time
       --frames N              stop after N frames
       --quiet                 no live status line
@@ -242,9 +268,23 @@ public struct DockdOptions: Sendable {
                 c.microphones.mounting = mounting
             case "--mic-spacing": c.microphones.spacing = try number(argument, in: 0.02...2)
             case "--fast": c.realTime = false
+            case "--loop": c.scene.loops = true
             case "--duration": c.maximumDuration = try number(argument, in: 0.01...1e7)
             case "--frames": c.maximumFrames = try integer(argument, in: 1...Int(Int32.max))
             case "--quiet": options.quiet = true
+            case "--control-socket": options.controlSocket = try value(argument)
+            case "--no-control": options.controlSocket = nil
+            case "--http":
+                let text = try value(argument)
+                guard let endpoint = ControlEndpoint.parseTCP(text) else { throw UsageError("--http expects [HOST:]PORT, e.g. 8080 or 127.0.0.1:8080, got '\(text)'") }
+                options.httpEndpoint = endpoint
+            case "--token-file":
+                let path = try value(argument)
+                guard let text = try? String(contentsOfFile: path, encoding: .utf8),
+                      let line = text.split(whereSeparator: \.isNewline).first.map({ $0.trimmingCharacters(in: .whitespaces) }), line.count >= 8 else {
+                    throw UsageError("--token-file \(path): cannot read a token of at least 8 characters from its first line")
+                }
+                options.token = line
             default:
                 throw UsageError(argument.hasPrefix("-") ? "unknown option '\(argument)' (see dockd --help)"
                                                          : "unexpected argument '\(argument)' (see dockd --help)")
@@ -258,6 +298,9 @@ public struct DockdOptions: Sendable {
         if arguments.contains("--source") { sources += 1 }
         if arguments.contains("--camera") { sources += 1 }
         if sources > 1 { throw UsageError("--demo, --source and --camera exclude each other") }
+        if let http = options.httpEndpoint, !http.isLoopback, options.token == nil {
+            throw UsageError("--http \(http) is reachable from other machines; give --token-file FILE, or serve on 127.0.0.1")
+        }
         if c.gimbal == .sim, case .camera = c.source {
             throw UsageError("--gimbal sim cannot move a real camera; name the gimbal (e.g. --gimbal simplebgc:/dev/ttyUSB0) or use none")
         }

@@ -23,7 +23,9 @@ public final class LiveSession: PipelineSession {
     /// The motor device driven (or the dry run's name).
     public let motorName: String
     private let detection: DetectionStage
-    private let accessory: DockAccessory
+    public let accessory: DockAccessory
+    public let monitor = SessionMonitor()
+    public var manager: DockAccessoryManager?
     private let capture: CaptureThread
     private let cancellation: CaptureCancellation
     private let intrinsics: CameraIntrinsicsSource
@@ -163,7 +165,8 @@ public final class LiveSession: PipelineSession {
         do { feeder = try TrackFeeder(rate: configuration.trackRate) } catch { throw SessionError("--rate: \(error)") }
 
         let controlDone = Protected(false)
-        let control = ControlLoop(accessory: accessory, shared: shared, events: events, clock: clock, stop: stop, progress: progress)
+        let control = ControlLoop(accessory: accessory, shared: shared, events: events, clock: clock, stop: stop, progress: progress,
+                                  monitor: monitor, manager: manager)
         let controlThread = Thread { [feeder] in
             var schedule = feeder
             control.run(feeder: &schedule)
@@ -268,6 +271,11 @@ public final class LiveSession: PipelineSession {
             summary.timings.record("detect+track", milliseconds: end.seconds(since: begin) * 1000)
             summary.timings.record("capture→tracked", milliseconds: end.seconds(since: frame.stamp.time) * 1000)
             summary.frames += 1
+            let framed = shared.withLock { s in s.framed ?? s.selector.selectedUUID.map { [$0] } ?? [] }
+            monitor.recordFrame(SessionMonitor.Snapshot(frame: frame, detections: detections.map(\.rect), subjects: subjects.map { ($0.id, $0.uuid, $0.rect) }, framed: framed),
+                                stages: [(MetricsExposition.frameStage, end.seconds(since: frame.stamp.time) * 1000),
+                                         ("detect+track", end.seconds(since: begin) * 1000)],
+                                dropped: capture.mailbox.replaced, detectorFailures: found.errors.count)
             status?(SessionStatus(frame: summary.frames, totalFrames: configuration.maximumFrames, mediaTime: end.seconds(since: start),
                                   wallSeconds: end.seconds(since: start), pose: Vector3D(), selectedID: selected?.id,
                                   inViewShare: nil, lastCenteringError: nil))
@@ -304,6 +312,8 @@ public final class LiveSession: PipelineSession {
         let clock: SystemMonotonicClock
         let stop: StopFlag
         let progress: (@Sendable () -> Void)?
+        let monitor: SessionMonitor
+        let manager: DockAccessoryManager?
 
         func run(feeder: inout TrackFeeder) {
             var silent = false
@@ -317,9 +327,11 @@ public final class LiveSession: PipelineSession {
                         $0.append(silent ? .undocked("gimbal \(name) stopped answering; motors stopped until it answers")
                                          : .docked("gimbal \(name) answering again"))
                     }
+                    if silent { manager?.undock(accessory) } else { manager?.dock(accessory) }
                 }
                 let now = clock.now
-                if feeder.isDue(at: now) {
+                // With system tracking off the client drives the motors; the pipeline only watches.
+                if feeder.isDue(at: now), accessory.isSystemTrackingEnabled {
                     let (observations, camera) = shared.withLock { s -> ([Observation], CameraInformation?) in
                         // Someone talking where nobody is tracked: turn towards the voice.
                         if let sound = s.sound {
@@ -337,9 +349,13 @@ public final class LiveSession: PipelineSession {
                                 s.trackCalls += 1
                                 if let o = observations.first { s.commandLatencies.record("capture→command", milliseconds: clock.now.seconds(since: o.stamp.time) * 1000) }
                             }
+                            monitor.recordTrackCall(observationAge: observations.first.map { clock.now.seconds(since: $0.stamp.time) * 1000 } ?? 0)
                         } catch {
                             // A silent gimbal is reported above, not as a broken rate contract.
-                            if error != .notConnected { shared.withLock { $0.rateErrors += 1 } }
+                            if error != .notConnected {
+                                shared.withLock { $0.rateErrors += 1 }
+                                monitor.recordRateContractError()
+                            }
                         }
                     }
                 }

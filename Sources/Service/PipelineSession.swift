@@ -11,6 +11,12 @@ public protocol PipelineSession: AnyObject {
     var audioNote: String? { get }
     /// Called each time the control loop goes round (the systemd watchdog's proof of life).
     var progress: (@Sendable () -> Void)? { get set }
+    /// The accessory the session drives; the control API acts on it.
+    var accessory: DockAccessory { get }
+    /// Live figures and the newest frame, for the control API.
+    var monitor: SessionMonitor { get }
+    /// Told when the motor device stops answering (undocked) and answers again (docked).
+    var manager: DockAccessoryManager? { get set }
     func run(stop: StopFlag, status: ((SessionStatus) -> Void)?) throws(SessionError) -> SessionSummary
 }
 

@@ -8,6 +8,18 @@ dockctl — OpenDock's control and benchmark tool.
 Usage: dockctl COMMAND [options]
 
 Commands
+Talking to a running dockd (dockctl status --help for the options)
+  status        what dockd is doing: source, tracking, framing, pose, subjects (--json)
+  select        frame the subject at a point, by id, or back to automatic
+  framing       framing mode (automatic, center, left, right) or region of interest
+  tracking      system tracking on or off
+  move          turn at a rate, go to an orientation, or stop (system tracking off)
+  animate       yes, no, wakeup or kapow (system tracking off)
+  limits        show or narrow the motion limits
+  watch         print tracking, motion, accessory, battery or state events as they come
+  metrics       the Prometheus figures
+
+Tools
   devices       list V4L2 cameras: stable names, formats, sizes, rates, controls (--json)
   control       read or write a camera's controls by name (zoom, focus, exposure, pan/tilt, …)
   capture       stream frames from a camera and check sizes, sequence numbers, timestamps
@@ -39,6 +51,18 @@ arguments.removeFirst()
 switch command {
 case "help", "-h", "--help":
     print(usage)
+case let verb where ClientCommand.verbs.contains(verb):
+    if arguments.contains("--help") || arguments.contains("-h") { print(ClientCommand.help); exit(0) }
+    let client: ClientCommand
+    do { client = try ClientCommand(verb: verb, arguments: arguments) } catch { fail(error.message, status: 64) }
+    let result: Result<Void, ControlClientError>
+    do {
+        // Written straight to the descriptor: a piped `watch` shows each event as it comes.
+        result = try client.run { line in FileHandle.standardOutput.write(Data((line + "\n").utf8)) }
+    } catch {
+        fail(error.message, status: 64)
+    }
+    if case .failure(let error) = result { fail(error.message, status: 1) }
 case "bench":
     if arguments.contains("--help") || arguments.contains("-h") {
         print(BenchCommand.help)

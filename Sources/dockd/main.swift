@@ -1,5 +1,6 @@
 import Foundation
 import Bench
+import DockKit
 import Service
 
 /// dockd: the tracking service. Exit status 0 done, 1 runtime error, 64 usage error.
@@ -38,6 +39,33 @@ log("gimbal \(options.configuration.resolvedGimbal.label), detector \(session.de
 if let fallback = session.detectorFallback { log(fallback) }
 if let audio = session.audioNote { log(audio) }
 
+// The control API: started once the session exists, stopped after its motors are.
+let manager = DockAccessoryManager.shared
+session.manager = manager
+var servers: [HTTPServer] = []
+let api = ControlAPI(manager: manager, accessory: session.accessory, monitor: session.monitor,
+                     about: ["source": session.sourceSummary, "detector": session.detectorName,
+                             "gimbal": options.configuration.resolvedGimbal.label, "audio": session.audioNote ?? "off"],
+                     token: options.token)
+do {
+    if let path = options.controlSocket { servers.append(try HTTPServer(endpoint: .unix(path: path), handler: api.handle)) }
+    if let endpoint = options.httpEndpoint { servers.append(try HTTPServer(endpoint: endpoint, handler: api.handle)) }
+} catch {
+    fail(error.message, status: 1)
+}
+for server in servers {
+    if case .tcp = server.endpoint {
+        log("control API on http://\(server.endpoint)/\(options.token == nil ? "" : " (token required)")")
+    } else {
+        log("control API on \(server.endpoint)")
+    }
+}
+manager.dock(session.accessory)
+@MainActor func stopServing() {
+    manager.undock(session.accessory)
+    for server in servers { server.stop() }
+}
+
 // Under systemd (Type=notify): ready once the pipeline runs, watchdog pings from the control
 // loop's progress, stopping as soon as a stop is asked for.
 let notifier = SystemdNotifier()
@@ -55,9 +83,11 @@ do {
 } catch {
     notifier?.send("STOPPING=1")
     statusLine.finish()
+    stopServing()
     fail("\(error.message) (motors stopped)", status: 1)
 }
 notifier?.send("STOPPING=1")
+stopServing()
 if !options.quiet { statusLine.finish() }
 if let name = stop.signalReceived {
     let delay = summary.motorStopDelay.map { String(format: " %.0f ms after the signal", $0 * 1000) } ?? ""

@@ -29,6 +29,11 @@ public enum ProcessRunner {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: try executable(name))
         process.arguments = arguments
+        var environment = environment
+        // Each dockd gets a control socket of its own, so tests running side by side never meet.
+        if name == "dockd" && environment["OPENDOCK_SOCKET"] == nil {
+            environment["OPENDOCK_SOCKET"] = Fixtures.temporaryDirectory("dockd") + "/dockd.sock"
+        }
         if !environment.isEmpty {
             process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
         }

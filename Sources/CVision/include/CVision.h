@@ -71,6 +71,9 @@ int32_t cvs_scale_levels(cvs_view image, double gain, double offset);
 int32_t cvs_flip_horizontal(cvs_view image);
 /// Encodes the image as JPEG at `quality` (1...100) and decodes it back in place: compression noise.
 int32_t cvs_jpeg_round_trip(cvs_view image, int32_t quality);
+/// Encodes the image as JPEG at `quality` into out (capacity bytes); returns the length, or
+/// CVS_ERROR when it fails or does not fit.
+int64_t cvs_encode_jpeg(cvs_view image, int32_t quality, uint8_t *out, int64_t capacity);
 
 /// Raw camera layouts cvs_convert_raw understands.
 enum { CVS_RAW_YUYV = 0, CVS_RAW_NV12 = 1, CVS_RAW_I420 = 2, CVS_RAW_RGB24 = 3, CVS_RAW_BGR24 = 4, CVS_RAW_GREY = 5 };

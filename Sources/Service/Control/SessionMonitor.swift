@@ -1,0 +1,129 @@
+import DockCore
+import DockKit
+import Foundation
+import Tracking
+
+/// What a running session shows the control API: live figures for `/metrics` and the status,
+/// and the newest frame with what was found in it for the preview. The session writes once per
+/// frame; the HTTP threads read. Everything is bounded: a window of recent stage times, one frame.
+public final class SessionMonitor: Sendable {
+    /// One stage's recent runs: when and how long (ms).
+    struct StageWindow {
+        static let capacity = 300
+        var times: [Double] = []
+        var milliseconds: [Double] = []
+        var total = 0
+
+        mutating func record(_ ms: Double, at time: Double) {
+            if times.count == Self.capacity {
+                times.removeFirst()
+                milliseconds.removeFirst()
+            }
+            times.append(time)
+            milliseconds.append(ms)
+            total += 1
+        }
+
+        /// Runs per second over the last `span` seconds up to `now`.
+        func rate(at now: Double, span: Double = 5) -> Double {
+            let recent = times.filter { now - $0 <= span }
+            guard let first = recent.first, recent.count > 1 else { return 0 }
+            return Double(recent.count - 1) / max(now - first, 1e-3)
+        }
+    }
+
+    /// The newest processed frame and what the pipeline made of it.
+    public struct Snapshot: Sendable {
+        public var frame: Frame
+        public var detections: [PixelRect]
+        public var subjects: [(id: Int, uuid: UUID, rect: NormalizedRect)]
+        public var framed: [UUID]
+    }
+
+    struct Figures {
+        var stages: [String: StageWindow] = [:]
+        var stageOrder: [String] = []
+        var frames = 0
+        var framesDropped = 0
+        var detectorFailures = 0
+        var rateContractErrors = 0
+        var snapshot: Snapshot?
+        var snapshotSequence = 0
+    }
+    private let figures = Protected(Figures())
+    private let clock: any MonotonicClock
+    let started: MonotonicInstant
+
+    public init(clock: any MonotonicClock = SystemMonotonicClock()) {
+        self.clock = clock
+        started = clock.now
+    }
+
+    private var elapsed: Double { clock.now.seconds(since: started) }
+
+    /// A frame went through the pipeline: the time each stage took, what it found.
+    public func recordFrame(_ snapshot: Snapshot, stages: [(String, Double)], dropped: Int, detectorFailures: Int) {
+        let time = elapsed
+        figures.withLock { f in
+            for (name, ms) in stages {
+                if f.stages[name] == nil { f.stageOrder.append(name) }
+                f.stages[name, default: StageWindow()].record(ms, at: time)
+            }
+            f.frames += 1
+            f.framesDropped = dropped
+            f.detectorFailures += detectorFailures
+            f.snapshot = snapshot
+            f.snapshotSequence += 1
+        }
+    }
+
+    public func recordRateContractError() { figures.withLock { $0.rateContractErrors += 1 } }
+
+    /// A `track` call was made with observations this old (ms): the stage "capture→command",
+    /// whose rate is the track-call rate.
+    public func recordTrackCall(observationAge milliseconds: Double) {
+        let time = elapsed
+        figures.withLock { f in
+            let name = "capture→command"
+            if f.stages[name] == nil { f.stageOrder.append(name) }
+            f.stages[name, default: StageWindow()].record(milliseconds, at: time)
+        }
+    }
+
+    /// The newest snapshot and its number (to tell a new one from the last one sent).
+    func latestSnapshot() -> (Snapshot, Int)? {
+        figures.withLock { f in f.snapshot.map { ($0, f.snapshotSequence) } }
+    }
+
+    /// One stage's figures: runs, runs per second, median and 99th percentile (ms) over the window.
+    struct StageFigures {
+        var name: String
+        var runs: Int
+        var perSecond: Double
+        var median: Double
+        var p99: Double
+    }
+
+    struct Counters {
+        var uptime: Double
+        var frames: Int
+        var framesDropped: Int
+        var detectorFailures: Int
+        var rateContractErrors: Int
+        var stages: [StageFigures]
+    }
+
+    func counters() -> Counters {
+        let now = elapsed
+        return figures.withLock { f in
+            Counters(uptime: now, frames: f.frames, framesDropped: f.framesDropped, detectorFailures: f.detectorFailures,
+                     rateContractErrors: f.rateContractErrors,
+                     stages: f.stageOrder.compactMap { name in
+                         guard let w = f.stages[name] else { return nil }
+                         let sorted = w.milliseconds.sorted()
+                         func quantile(_ q: Double) -> Double { sorted.isEmpty ? 0 : sorted[min(sorted.count - 1, Int(q * Double(sorted.count)))] }
+                         return StageFigures(name: name, runs: w.total, perSecond: w.rate(at: now), median: quantile(0.5), p99: quantile(0.99))
+                     })
+        }
+    }
+}

@@ -1,0 +1,90 @@
+import DockCore
+import Foundation
+import Testing
+import TestSupport
+
+/// dockctl against a real dockd over its control socket, and SIGTERM with clients connected.
+@Suite(.serialized) struct DockctlClientTests {
+    @Test func dockctlDrivesARunningDockdAndSigtermStillStopsIt() throws {
+        let socket = Fixtures.temporaryDirectory("dockctl") + "/dockd.sock"
+        var outputs: [String: ProcessResult] = [:]
+        var signalled = Date()
+        var socketRemoved = false
+        let dockd = try ProcessRunner.run("dockd", ["--demo", "--loop", "--bodies", "none", "--quiet", "--control-socket", socket],
+                                          readyText: "control API on") { process in
+            func dockctl(_ key: String, _ arguments: [String]) {
+                outputs[key] = try? ProcessRunner.run("dockctl", arguments + ["--socket", socket])
+            }
+            // Until the person is tracked.
+            let deadline = Date().addingTimeInterval(30)
+            repeat {
+                Thread.sleep(forTimeInterval: 0.2)
+                dockctl("status", ["status"])
+            } while Date() < deadline && outputs["status"]?.stdout.contains("subjects    1") != true
+            dockctl("watch", ["watch", "--count", "2"])
+            dockctl("framing", ["framing", "center"])
+            dockctl("refused", ["move", "--yaw-rate", "20"])
+            dockctl("off", ["tracking", "off"])
+            dockctl("move", ["move", "--yaw-rate", "20"])
+            dockctl("motion", ["watch", "motion", "--count", "3", "--json"])
+            dockctl("json", ["status", "--json"])
+            // A client left streaming while the service is told to stop.
+            let watcher = Process()
+            watcher.executableURL = URL(fileURLWithPath: (try? ProcessRunner.executable("dockctl")) ?? "")
+            watcher.arguments = ["watch", "motion", "--socket", socket]
+            watcher.standardOutput = FileHandle.nullDevice
+            try? watcher.run()
+            Thread.sleep(forTimeInterval: 0.5)
+            signalled = Date()
+            kill(process.processIdentifier, SIGTERM)
+            process.waitUntilExit()
+            socketRemoved = !FileManager.default.fileExists(atPath: socket)
+            // The stream ends with the service.
+            let end = Date().addingTimeInterval(5)
+            while watcher.isRunning && Date() < end { Thread.sleep(forTimeInterval: 0.05) }
+            #expect(!watcher.isRunning, "a watching client is let go when dockd stops")
+            if watcher.isRunning { watcher.terminate() }
+        }
+        let exitDelay = Date().timeIntervalSince(signalled)
+        #expect(dockd.status == 0, "\(dockd.stderr)")
+        #expect(exitDelay < 2, "exited \(exitDelay) s after SIGTERM with clients connected")
+        #expect(dockd.stdout.contains("motors at exit: stopped"))
+        #expect(socketRemoved, "the control socket is removed at exit")
+
+        let status = try #require(outputs["status"])
+        #expect(status.status == 0 && status.stdout.contains("accessory   simulated gimbal"), "\(status.stdout)\(status.stderr)")
+        #expect(outputs["watch"]?.stdout.components(separatedBy: "tracking 1 subject").count == 3)
+        #expect(outputs["framing"]?.stdout == "framing center\n")
+        let refused = try #require(outputs["refused"])
+        #expect(refused.status == 1 && refused.stderr.contains("system tracking is on"))
+        #expect(outputs["off"]?.stdout == "system tracking off\n")
+        #expect(outputs["move"]?.stdout.contains("turning: yaw +20.0°/s") == true)
+        let rates = (outputs["motion"]?.stdout ?? "").split(separator: "\n").compactMap { line -> Double? in
+            let object = (try? JSONSerialization.jsonObject(with: Data(line.utf8))) as? [String: Any]
+            return (object?["velocities"] as? [String: Double])?["yaw"]
+        }
+        #expect(rates.count == 3 && rates.allSatisfy { abs($0 - 20 * .pi / 180) < 0.01 }, "\(rates)")
+        let json = (try? JSONSerialization.jsonObject(with: Data((outputs["json"]?.stdout ?? "").utf8))) as? [String: Any]
+        #expect(json?["systemTracking"] as? Bool == false && json?["framingMode"] as? String == "center")
+    }
+
+    @Test func dockctlSaysWhenDockdIsNotRunning() throws {
+        let result = try ProcessRunner.run("dockctl", ["status", "--socket", "/tmp/no-such-dockd.sock"])
+        #expect(result.status == 1)
+        #expect(result.stderr.contains("dockd is not running (no control socket at /tmp/no-such-dockd.sock"))
+        let usage = try ProcessRunner.run("dockctl", ["move", "--sideways"])
+        #expect(usage.status == 64 && usage.stderr.contains("move takes"))
+    }
+
+    @Test func aSecondDockdOnTheSameSocketIsRefused() throws {
+        let socket = Fixtures.temporaryDirectory("dockctl") + "/dockd.sock"
+        var second: ProcessResult?
+        _ = try ProcessRunner.run("dockd", ["--demo", "--loop", "--bodies", "none", "--quiet", "--control-socket", socket],
+                                  readyText: "control API on") { process in
+            second = try? ProcessRunner.run("dockd", ["--demo", "--quiet", "--control-socket", socket])
+            kill(process.processIdentifier, SIGTERM)
+        }
+        #expect(second?.status == 1)
+        #expect(second?.stderr.contains("another dockd is already serving \(socket)") == true, "\(second?.stderr ?? "")")
+    }
+}

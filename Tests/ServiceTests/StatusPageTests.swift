@@ -1,0 +1,60 @@
+import DockCore
+import Foundation
+import Testing
+import TestSupport
+@testable import Service
+
+/// The status page in a real headless browser (Debian's chromium-headless-shell, installed by
+/// Scripts/setup): it loads over TCP with the token, runs its script against the control API
+/// and shows the state the service is in.
+@Suite(.serialized) struct StatusPageTests {
+    static let browser = "/usr/bin/chromium-headless-shell"
+
+    /// The page's DOM after the browser ran it for `milliseconds` of real time. (Virtual time
+    /// never runs out here: the page's event stream and preview keep the network busy.)
+    func renderedPage(_ url: String, milliseconds: Int = 4000) throws -> String {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: Self.browser)
+        let profile = Fixtures.temporaryDirectory("chromium")
+        defer { try? FileManager.default.removeItem(atPath: profile) }
+        process.arguments = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--no-first-run",
+                             "--user-data-dir=\(profile)", "--timeout=\(milliseconds)", "--dump-dom", url]
+        let out = Pipe()
+        process.standardOutput = out
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        // A browser that does not finish is killed, so the suite never waits on it.
+        let pid = process.processIdentifier
+        let finished = Protected(false)
+        DispatchQueue.global().asyncAfter(deadline: .now() + .seconds(60)) {
+            if !finished.withLock({ $0 }) { kill(pid, SIGKILL) }
+        }
+        let data = out.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        finished.withLock { $0 = true }
+        return String(decoding: data, as: UTF8.self)
+    }
+
+    @Test func theBrowserShowsTheTrackedSubjectsAndTheFramingMode() throws {
+        #expect(FileManager.default.isExecutableFile(atPath: Self.browser), "Scripts/setup installs chromium-headless-shell")
+        let demo = try ServedDemo()
+        defer { demo.shutDown() }
+        #expect(try demo.post("/v1/framing", ["mode": "left"]).status == 200)
+        let subject = try #require(demo.session.accessory.latestTrackingState?.trackedSubjects.first?.identifier.uuidString)
+        guard case .tcp(_, let port) = demo.tcp.endpoint else { Issue.record("no TCP endpoint"); return }
+
+        let page = try renderedPage("http://127.0.0.1:\(port)/?token=\(ServedDemo.token)")
+        #expect(page.contains("<span id=\"accessory\">simulated gimbal</span>"), "\(page.prefix(2000))")
+        #expect(page.contains("system tracking on, framing left, 1 subject"))
+        // The subjects table: one row for the person, with saliency, speaking and looking values.
+        #expect(page.contains("class=\"subject\" data-id=\"\(subject)\""))
+        #expect(page.contains("<td>\(subject.prefix(8))</td><td>person</td><td>1</td>"))
+        #expect(page.contains("connected: generated scene"))
+        // The preview is asked for with the token.
+        #expect(page.contains("src=\"/v1/preview.mjpeg?token=\(ServedDemo.token)\""))
+
+        // Without the token the page loads (it is only HTML) but its requests are refused.
+        let refused = try renderedPage("http://127.0.0.1:\(port)/", milliseconds: 2000)
+        #expect(refused.contains("not connected: a token is required"))
+    }
+}
