@@ -46,6 +46,12 @@ let package = Package(
         .executableTarget(name: "dockd", dependencies: ["Service", "DockKit"]),
         .executableTarget(name: "dockctl", dependencies: ["Service", "Bench", "DockKit"]),
 
+        // DockKit programs as a client writes them (README, "DockKit examples"); the tests run them.
+        .executableTarget(name: "example-sweep", dependencies: ["DockKit"], path: "Examples/Sweep"),
+        .executableTarget(name: "example-look-around", dependencies: ["DockKit"], path: "Examples/LookAround"),
+        .executableTarget(name: "example-button-panorama", dependencies: ["DockKit"], path: "Examples/ButtonPanorama"),
+        .executableTarget(name: "example-custom-tracking", dependencies: ["DockKit"], path: "Examples/CustomTracking"),
+
         // libFuzzer targets (Scripts/fuzz builds them with -sanitize=fuzzer; plain builds do nothing).
         .executableTarget(name: "fuzz-codecs", dependencies: ["Motion"], path: "Sources/fuzz-codecs"),
         .executableTarget(name: "fuzz-jpeg", dependencies: ["Capture", "DockCore"], path: "Sources/fuzz-jpeg"),

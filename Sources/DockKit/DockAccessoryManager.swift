@@ -1,5 +1,6 @@
 import DockCore
 import Foundation
+import Motion
 
 extension DockAccessory {
     /// A dock coming or going.
@@ -21,6 +22,8 @@ public final class DockAccessoryManager: Sendable {
     private struct State {
         var systemTrackingEnabled = true
         var accessories: [DockAccessory] = []
+        var discovered = false
+        var buttonReaders: [ButtonReader] = []
     }
     private let state = Protected(State())
     private let changes = Broadcast<DockAccessory.StateChange>()
@@ -28,8 +31,12 @@ public final class DockAccessoryManager: Sendable {
     package init() {}
 
     /// Docked and undocked as motor devices come and go; starts with every accessory docked now.
+    /// In a program of its own (not dockd), the accessory comes from the environment:
+    /// `OPENDOCK_GIMBAL=sim` docks a simulated gimbal, `OPENDOCK_BUTTONS=/dev/input/…` adds a
+    /// remote's buttons to it.
     public var accessoryStateChanges: DockAccessory.StateChanges {
         get throws {
+            try discoverOnce(ProcessInfo.processInfo.environment)
             let (stream, continuation) = DockAccessory.StateChanges.makeStream(bufferingPolicy: .bufferingNewest(16))
             let id = observeStateChanges { continuation.yield($0) }
             continuation.onTermination = { [weak self] _ in self?.changes.unsubscribe(id) }
@@ -48,6 +55,23 @@ public final class DockAccessoryManager: Sendable {
     }
 
     package func stopObservingStateChanges(_ id: UUID) { changes.unsubscribe(id) }
+
+    /// Docks what the environment names, the first time a client asks for accessories.
+    package func discoverOnce(_ environment: [String: String]) throws(DockKitError) {
+        guard !state.withLock({ state in defer { state.discovered = true }; return state.discovered }) else { return }
+        guard let gimbal = environment["OPENDOCK_GIMBAL"] else { return }
+        // Only the simulator lives in this library; real devices are driven by dockd.
+        guard gimbal == "sim" else { throw .notSupportedByDevice }
+        let clock = SystemMonotonicClock()
+        let accessory = DockAccessory(name: "simulated gimbal", backend: SimulatedGimbal(start: clock.now), clock: clock,
+                                      hardwareModel: "OpenDock simulator")
+        accessory.startMotionLoop()
+        if let path = environment["OPENDOCK_BUTTONS"] {
+            let reader = try ButtonReader(path: path, accessory: accessory, manager: self)
+            state.withLock { $0.buttonReaders.append(reader) }
+        }
+        dock(accessory)
+    }
 
     public var isSystemTrackingEnabled: Bool { state.withLock { $0.systemTrackingEnabled } }
 

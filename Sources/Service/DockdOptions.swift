@@ -24,6 +24,8 @@ public struct DockdOptions: Sendable {
     public var httpEndpoint: ControlEndpoint?
     /// The token TCP clients must send (`--token-file`); required for a non-loopback address.
     public var token: String?
+    /// An input device whose keys become accessory events (`--buttons`).
+    public var buttonsDevice: String?
 
     /// $OPENDOCK_SOCKET, else dockd.sock in systemd's RuntimeDirectory or the user's runtime
     /// folder, else /tmp/dockd-UID.sock. dockctl looks in the same places.
@@ -72,6 +74,9 @@ public struct DockdOptions: Sendable {
       --max-speed DEG_S       simulated gimbal top speed (default 172)
       --accel DEG_S2          simulated gimbal acceleration limit (default 688)
       --latency MS            simulated gimbal command latency (default 40)
+      --buttons DEVICE        a remote's or the gimbal's keys (/dev/input/by-id/…-event-kbd):
+                              camera keys become shutter/flip/zoom events, play/pause switches
+                              system tracking, other keys are button events
 
     Pipeline
       --detector yunet|rfb|haar|lbp
@@ -272,6 +277,7 @@ public struct DockdOptions: Sendable {
             case "--duration": c.maximumDuration = try number(argument, in: 0.01...1e7)
             case "--frames": c.maximumFrames = try integer(argument, in: 1...Int(Int32.max))
             case "--quiet": options.quiet = true
+            case "--buttons": options.buttonsDevice = try value(argument)
             case "--control-socket": options.controlSocket = try value(argument)
             case "--no-control": options.controlSocket = nil
             case "--http":

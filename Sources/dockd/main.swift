@@ -61,7 +61,17 @@ for server in servers {
     }
 }
 manager.dock(session.accessory)
+var buttons: ButtonReader?
+if let device = options.buttonsDevice {
+    do {
+        buttons = try ButtonReader(path: device, accessory: session.accessory, manager: manager)
+        log("buttons from \(device)")
+    } catch {
+        log("buttons off: cannot open \(device) (\(error == .cameraTCCMissing ? "permission denied: add dockd's user to the input group" : "no such device: see ls /dev/input/by-id")); tracking goes on")
+    }
+}
 @MainActor func stopServing() {
+    buttons?.stop()
     manager.undock(session.accessory)
     for server in servers { server.stop() }
 }

@@ -1,4 +1,5 @@
 import DockCore
+@testable import DockKit
 import Foundation
 import Testing
 import TestSupport
@@ -66,6 +67,46 @@ import TestSupport
         #expect(rates.count == 3 && rates.allSatisfy { abs($0 - 20 * .pi / 180) < 0.01 }, "\(rates)")
         let json = (try? JSONSerialization.jsonObject(with: Data((outputs["json"]?.stdout ?? "").utf8))) as? [String: Any]
         #expect(json?["systemTracking"] as? Bool == false && json?["framingMode"] as? String == "center")
+    }
+
+    @Test func aRemotesKeysReachWatchersAndThePlayKeySwitchesTracking() throws {
+        let folder = Fixtures.temporaryDirectory("dockctl")
+        let socket = folder + "/dockd.sock", remote = folder + "/remote"
+        #expect(mkfifo(remote, 0o600) == 0)
+        let watched = Protected<ProcessResult?>(nil)
+        var status: ProcessResult?
+        let dockd = try ProcessRunner.run("dockd", ["--demo", "--loop", "--bodies", "none", "--quiet", "--control-socket", socket,
+                                                    "--buttons", remote], readyText: "control API on") { process in
+            let group = DispatchGroup()
+            group.enter()
+            DispatchQueue.global().async {
+                let result = try? ProcessRunner.run("dockctl", ["watch", "accessory", "--count", "2", "--socket", socket])
+                watched.withLock { $0 = result }
+                group.leave()
+            }
+            Thread.sleep(forTimeInterval: 1)
+            if let keys = FileHandle(forWritingAtPath: remote) {
+                for (code, value) in [(212, 1), (212, 0), (164, 1), (164, 0)] as [(UInt16, Int32)] {
+                    keys.write(Data(InputEventDecoder.encode(InputEvent(type: 1, code: code, value: value))))
+                }
+                _ = group.wait(timeout: .now() + 10)
+                try? keys.close()
+            }
+            status = try? ProcessRunner.run("dockctl", ["status", "--json", "--socket", socket])
+            kill(process.processIdentifier, SIGTERM)
+        }
+        #expect(dockd.status == 0 && dockd.stderr.contains("buttons from \(remote)"))
+        let events = watched.withLock { $0 }
+        #expect(events?.stdout == "event cameraShutter\nevent button 164 pressed\n", "\(events?.stdout ?? "") \(events?.stderr ?? "")")
+        let object = (try? JSONSerialization.jsonObject(with: Data((status?.stdout ?? "").utf8))) as? [String: Any]
+        #expect(object?["systemTracking"] as? Bool == false, "the play/pause key switched system tracking off")
+    }
+
+    @Test func aMissingRemoteIsReportedAndTrackingGoesOn() throws {
+        let result = try ProcessRunner.run("dockd", ["--demo", "--frames", "20", "--fast", "--bodies", "none", "--quiet",
+                                                     "--buttons", "/dev/input/by-id/no-such-remote"])
+        #expect(result.status == 0)
+        #expect(result.stderr.contains("buttons off: cannot open /dev/input/by-id/no-such-remote (no such device"))
     }
 
     @Test func dockctlSaysWhenDockdIsNotRunning() throws {

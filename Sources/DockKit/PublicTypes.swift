@@ -1,0 +1,12 @@
+import DockCore
+
+// The value types a DockKit client names, defined in the core and offered here, so that
+// `import DockKit` is all a client needs.
+public typealias Vector3D = DockCore.Vector3D
+public typealias CameraIntrinsics = DockCore.CameraIntrinsics
+public typealias DockKitError = DockCore.DockKitError
+
+extension DockAccessory {
+    /// One axis's travel (radians) and top speed (rad/s).
+    public typealias Limit = AxisLimit
+}
