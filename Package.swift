@@ -59,6 +59,7 @@ let package = Package(
         .executableTarget(name: "fuzz-files", dependencies: ["Bench"], path: "Sources/fuzz-files"),
         .executableTarget(name: "fuzz-scenes", dependencies: ["Service"], path: "Sources/fuzz-scenes"),
         .executableTarget(name: "fuzz-config", dependencies: ["Service"], path: "Sources/fuzz-config"),
+        .executableTarget(name: "fuzz-control", dependencies: ["Service", "DockKit", "Motion"], path: "Sources/fuzz-control"),
 
         // Tests
         .target(name: "TestSupport", dependencies: ["DockCore", "Imaging", "Capture", "CV4L2", "Motion", "CSerial"], path: "Tests/TestSupport"),

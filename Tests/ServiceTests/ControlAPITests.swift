@@ -178,7 +178,15 @@ final class ServedDemo: @unchecked Sendable {
 
         func firstEvents(_ stream: String, count: Int, after: (@Sendable () -> Void)? = nil) throws -> [[String: Any]] {
             var events: [[String: Any]] = []
-            if let after { DispatchQueue.global().asyncAfter(deadline: .now() + 0.3, execute: after) }
+            if let after {
+                // Once this client is subscribed.
+                let clients = demo.api.streamClients
+                DispatchQueue.global().async {
+                    let deadline = Date().addingTimeInterval(10)
+                    while Date() < deadline, clients.withLock({ $0[stream] ?? 0 }) == 0 { Thread.sleep(forTimeInterval: 0.01) }
+                    after()
+                }
+            }
             try demo.client.events("/v1/events/\(stream)") { name, data in
                 #expect(name == stream)
                 events.append((try? JSONSerialization.jsonObject(with: Data(data.utf8))) as? [String: Any] ?? [:])
@@ -203,10 +211,13 @@ final class ServedDemo: @unchecked Sendable {
         }
         #expect(battery.first?["name"] as? String == "grip" && battery.first?["lowBattery"] as? Bool == true)
         // A client that went away is unsubscribed (the next event finds the connection gone).
-        Thread.sleep(forTimeInterval: 0.3)
-        accessory.post(.cameraShutter)
-        Thread.sleep(forTimeInterval: 0.3)
+        let gone = Date().addingTimeInterval(10)
+        while Date() < gone && accessory.events.hasSubscribers {
+            accessory.post(.cameraShutter)
+            Thread.sleep(forTimeInterval: 0.1)
+        }
         #expect(!accessory.events.hasSubscribers)
+        #expect(demo.api.streamClients.withLock { $0["accessory"] } == 0)
 
         let metrics = try demo.get("/metrics")
         #expect(metrics.status == 200)

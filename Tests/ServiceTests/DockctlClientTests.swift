@@ -84,7 +84,12 @@ import TestSupport
                 watched.withLock { $0 = result }
                 group.leave()
             }
-            Thread.sleep(forTimeInterval: 1)
+            // Until the watcher is subscribed.
+            let subscribed = Date().addingTimeInterval(30)
+            while Date() < subscribed,
+                  (try? ProcessRunner.run("dockctl", ["metrics", "--socket", socket]))?.stdout.contains("opendock_event_stream_clients{stream=\"accessory\"} 1") != true {
+                Thread.sleep(forTimeInterval: 0.1)
+            }
             if let keys = FileHandle(forWritingAtPath: remote) {
                 for (code, value) in [(212, 1), (212, 0), (164, 1), (164, 0)] as [(UInt16, Int32)] {
                     keys.write(Data(InputEventDecoder.encode(InputEvent(type: 1, code: code, value: value))))

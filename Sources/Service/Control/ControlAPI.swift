@@ -14,6 +14,8 @@ public final class ControlAPI: Sendable {
     public let about: [String: String]
     /// Required on TCP when set (Authorization: Bearer TOKEN, or ?token=TOKEN for a browser).
     let token: String?
+    /// Clients connected to each event stream now.
+    let streamClients = Protected<[String: Int]>([:])
 
     public init(manager: DockAccessoryManager, accessory: DockAccessory, monitor: SessionMonitor,
                 about: [String: String] = [:], token: String? = nil) {
@@ -25,7 +27,7 @@ public final class ControlAPI: Sendable {
     }
 
     /// The routes: method and path → what answers.
-    static let verbs: [(method: String, path: String, summary: String)] = [
+    package static let verbs: [(method: String, path: String, summary: String)] = [
         ("GET", "/", "the status page"),
         ("GET", "/v1/status", "everything at once: accessory, tracking, framing, motors, figures"),
         ("GET", "/v1/accessories", "docked accessories"),
@@ -276,6 +278,8 @@ public final class ControlAPI: Sendable {
         default:
             return .error(404, "no event stream '\(name)'; streams: tracking, motion, accessory, battery, state")
         }
+        streamClients.withLock { $0[name, default: 0] += 1 }
+        stream.alsoWhenClosed { [streamClients] in streamClients.withLock { $0[name, default: 1] -= 1 } }
         return HTTPResponse(status: 200, contentType: "text/event-stream", body: .stream(stream))
     }
 }

@@ -171,12 +171,14 @@ public struct ControlConnection: Sendable {
 }
 
 /// Splits a server-sent event stream into events (`event:` name, `data:` lines joined).
-struct ServerSentEventParser {
+package struct ServerSentEventParser {
+    package init() {}
+
     private var pending: [UInt8] = []
     private var name = "message"
     private var data: [String] = []
 
-    mutating func feed(_ bytes: [UInt8]) -> [(name: String, data: String)] {
+    package mutating func feed(_ bytes: [UInt8]) -> [(name: String, data: String)] {
         pending += bytes
         var events: [(name: String, data: String)] = []
         while let newline = pending.firstIndex(of: 10) {

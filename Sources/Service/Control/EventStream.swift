@@ -13,8 +13,8 @@ final class EventStream: HTTPBodyStream, @unchecked Sendable {
     private var lastSent = Date()
     let capacity: Int
     let keepAlive: Double
-    /// Undoes the subscription when the client goes away.
-    private var onClose: (@Sendable () -> Void)?
+    /// Undo the subscription (and the count of clients) when the client goes away.
+    private var onClose: [@Sendable () -> Void] = []
 
     init(capacity: Int = 64, keepAlive: Double = 10, first: [[UInt8]] = []) {
         self.capacity = capacity
@@ -22,9 +22,11 @@ final class EventStream: HTTPBodyStream, @unchecked Sendable {
         queue = first
     }
 
-    func whenClosed(_ action: @escaping @Sendable () -> Void) {
+    func whenClosed(_ action: @escaping @Sendable () -> Void) { alsoWhenClosed(action) }
+
+    func alsoWhenClosed(_ action: @escaping @Sendable () -> Void) {
         condition.lock()
-        onClose = action
+        onClose.append(action)
         condition.unlock()
     }
 
@@ -68,10 +70,10 @@ final class EventStream: HTTPBodyStream, @unchecked Sendable {
     func close() {
         condition.lock()
         closed = true
-        let action = onClose
-        onClose = nil
+        let actions = onClose
+        onClose = []
         condition.broadcast()
         condition.unlock()
-        action?()
+        for action in actions { action() }
     }
 }

@@ -2,19 +2,21 @@ import Foundation
 
 /// Reads an HTTP/1.1 response as its bytes arrive: the status line and headers, then the body
 /// with chunked transfer decoding undone. A pure value, fed by the control client.
-struct HTTPResponseReader {
-    enum Failure: Error, Equatable { case malformed(String) }
+package struct HTTPResponseReader {
+    package init() {}
 
-    private(set) var status: Int?
-    private(set) var headers: [String: String] = [:]
+    package enum Failure: Error, Equatable { case malformed(String) }
+
+    package private(set) var status: Int?
+    package private(set) var headers: [String: String] = [:]
     private var buffer: [UInt8] = []
     private var chunked = false
     /// Bytes left in the current chunk; nil = a chunk-size line is next.
     private var chunkLeft: Int?
-    private(set) var finished = false
+    package private(set) var finished = false
 
     /// Takes bytes from the connection; returns body bytes decoded so far.
-    mutating func feed(_ bytes: some Sequence<UInt8>) throws(Failure) -> [UInt8] {
+    package mutating func feed(_ bytes: some Sequence<UInt8>) throws(Failure) -> [UInt8] {
         buffer.append(contentsOf: bytes)
         if status == nil {
             guard let end = find([13, 10, 13, 10], in: buffer) else {

@@ -1,3 +1,4 @@
+import DockCore
 import DockKit
 import Foundation
 
@@ -35,6 +36,8 @@ enum MetricsExposition {
                [("{kind=\"write\"}", Double(commands.failed)), ("{kind=\"silent\"}", Double(accessory.motors.silenceStops))])
         metric("deadman_stops_total", "counter", "Stops because commands stopped coming (200 ms).", [("", Double(accessory.motors.deadmanStops))])
         metric("system_tracking_enabled", "gauge", "1 while the system tracks subjects.", [("", accessory.isSystemTrackingEnabled ? 1 : 0)])
+        metric("event_stream_clients", "gauge", "Clients following each event stream now.",
+               api.streamClients.withLock { $0 }.sorted { $0.key < $1.key }.map { ("{stream=\"\($0.key)\"}", Double($0.value)) })
         metric("tracked_subjects", "gauge", "Subjects tracked in the newest frame.", [("", Double(accessory.latestTrackingState?.trackedSubjects.count ?? 0))])
         return lines.joined(separator: "\n") + "\n"
     }
