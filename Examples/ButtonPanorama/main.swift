@@ -20,7 +20,7 @@ var done = 0
 for await event in events {
     switch event {
     case .button(let id, true):
-        print("button \(id) pressed: panning")
+        print("button", id, "pressed: panning")
         try await accessory.setAngularVelocity(Vector3D(x: 0, y: 0.3, z: 0))
     case .button(let id, false):
         try await accessory.setAngularVelocity(Vector3D())
@@ -32,7 +32,7 @@ for await event in events {
         print(String(format: "button %d released: stopped at yaw %+.1f°", id, yaw * 180 / .pi))
         done += 1
     case .cameraShutter, .cameraFlip, .cameraZoom:
-        print("camera event \(event)")
+        print("camera event", event)
     @unknown default:
         break
     }

@@ -14,7 +14,7 @@ for await change in try DockAccessoryManager.shared.accessoryStateChanges where 
     break
 }
 guard let accessory = docked else { fatalError("the accessory stream ended") }
-print("docked: \(accessory.identifier.name)")
+print("docked:", accessory.identifier.name)
 
 func yawDegrees() async throws -> Double {
     for await state in try accessory.motionStates { return state.angularPositions.y * 180 / .pi }

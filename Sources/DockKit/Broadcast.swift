@@ -23,7 +23,9 @@ package final class Broadcast<Element: Sendable>: Sendable {
             return state.finished
         }
         if finished { continuation.finish() }
-        continuation.onTermination = { [weak self] _ in self?.state.withLock { _ = $0.streams.removeValue(forKey: id) } }
+        // The lock's box, held strongly until the stream ends: no weak reference, whose side
+        // table LeakSanitizer cannot follow while the broadcaster lives on at exit.
+        continuation.onTermination = { [state] _ in state.withLock { _ = $0.streams.removeValue(forKey: id) } }
         return stream
     }
 

@@ -79,6 +79,18 @@ public final class DockAccessory: Hashable, Sendable {
         try submit(observations.map { $0.core(stamp: stamp) }, camera: try cameraInformation.core(), at: now)
     }
 
+    /// `track` with the frame the observations came from (DockKit takes a CMSampleBuffer; here
+    /// OpenDock's `Frame`): its size stands in for `referenceDimensions` when those are not given,
+    /// and its stamp dates the observations, so a late call's stale observations never move
+    /// the motors.
+    public func track(_ observations: [Observation], cameraInformation: CameraInformation, image: Frame) async throws {
+        var information = cameraInformation
+        if information.referenceDimensions == nil {
+            information.referenceDimensions = CGSize(width: image.width, height: image.height)
+        }
+        try submit(observations.map { $0.core(stamp: image.stamp) }, camera: try information.core(), at: clock.now)
+    }
+
     /// The synchronous heart of `track`, used directly by the pipeline's control thread.
     @discardableResult
     package func submit(_ observations: [DockCore.Observation], camera: DockCore.CameraInformation,

@@ -39,7 +39,7 @@ public final class DockAccessoryManager: Sendable {
             try discoverOnce(ProcessInfo.processInfo.environment)
             let (stream, continuation) = DockAccessory.StateChanges.makeStream(bufferingPolicy: .bufferingNewest(16))
             let id = observeStateChanges { continuation.yield($0) }
-            continuation.onTermination = { [weak self] _ in self?.changes.unsubscribe(id) }
+            continuation.onTermination = { [changes] _ in changes.unsubscribe(id) }
             return stream
         }
     }

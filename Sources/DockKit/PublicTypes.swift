@@ -5,6 +5,8 @@ import DockCore
 public typealias Vector3D = DockCore.Vector3D
 public typealias CameraIntrinsics = DockCore.CameraIntrinsics
 public typealias DockKitError = DockCore.DockKitError
+/// A captured image with its sequence number and capture time (DockKit's CMSampleBuffer).
+public typealias Frame = DockCore.Frame
 
 extension DockAccessory {
     /// One axis's travel (radians) and top speed (rad/s).

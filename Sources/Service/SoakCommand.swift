@@ -8,11 +8,13 @@ public struct SoakCommand {
     public var minutes = 10.0
     public var sampleSeconds = 10.0
     public var json = false
+    /// Exit 1 unless the soak meets a service's bar (`failures`).
+    public var check = false
 
     public static let help = """
     dockctl soak — run the pipeline in real time on the looped demo scene and report drift.
 
-    Usage: dockctl soak [--minutes M] [--sample-seconds S] [--json]
+    Usage: dockctl soak [--minutes M] [--sample-seconds S] [--json] [--check]
                         [--detector …] [--bodies …] [--threads N] [--models DIR] [--media DIR]
 
     Reports resident memory (sampled every S seconds; drift from the end of the first minute, or
@@ -20,6 +22,8 @@ public struct SoakCommand {
     how far the loop fell behind the camera (lag in frames: the depth a newest-only queue would
     have; p99 over the last minute, the maximum over the run), frames dropped for lateness, and the pipeline's time per frame (detection, tracking,
     control) and the whole frame's with the simulator, p50/p99 over the last minute.
+    --check exits 1 unless RSS drift < 1 MiB, no rate-contract error, no deadman stop and at most
+    0.5 % of frames dropped for lateness (CI runs it).
     """
 
     public init(arguments: [String]) throws(UsageError) {
@@ -38,6 +42,7 @@ public struct SoakCommand {
                 }
                 sampleSeconds = s
             case "--json": json = true
+            case "--check": check = true
             case "--detector", "--detect-width", "--bodies", "--track-objects", "--threads", "--models", "--media":
                 guard let value = rest.popFirst() else { throw UsageError("\(argument) needs a value") }
                 passThrough += [argument, value]
@@ -115,6 +120,24 @@ public struct SoakCommand {
         return Result(summary: summary, memory: memory, lagFrames: lag.samples["lag"] ?? [], warmUp: warmUp, lagMaximum: lagMaximum)
     }
 
+    /// What a service must keep up for months, judged on a soak: memory flat after warm-up
+    /// (drift < 1 MiB), no `track` call outside the rate contract, the deadman never needed,
+    /// and frames kept up with (at most 0.5 % dropped for lateness: a shared machine hiccups).
+    /// Empty when it passed; otherwise one line per failure.
+    public static func failures(_ r: Result) -> [String] {
+        var out: [String] = []
+        let mib = 1_048_576.0
+        if let drift = r.driftBytes, drift >= mib { out.append(String(format: "RSS drifted %.2f MiB after warm-up (limit 1 MiB)", drift / mib)) }
+        if r.driftBytes == nil { out.append("too short to measure drift (give at least 2 minutes)") }
+        if r.summary.rateContractErrors > 0 { out.append("\(r.summary.rateContractErrors) track calls broke the rate contract") }
+        if r.summary.deadmanStops > 0 { out.append("the deadman stopped the motors \(r.summary.deadmanStops) times") }
+        let total = r.summary.frames + r.summary.lateFrames
+        if total > 0, Double(r.summary.lateFrames) > 0.005 * Double(total) {
+            out.append("\(r.summary.lateFrames) of \(total) frames dropped for lateness (limit 0.5 %)")
+        }
+        return out
+    }
+
     public static func report(_ r: Result, json: Bool) -> String {
         let frame = r.summary.timings.percentiles("frame"), pipeline = r.summary.timings.percentiles("pipeline")
         let lag = Percentiles(r.lagFrames)
@@ -139,6 +162,7 @@ public struct SoakCommand {
             ("cpu_pct", "%.0f", r.summary.cpuSeconds.map { 100 * $0 / max(r.summary.wallSeconds, 1e-9) }),
             ("track_calls", "%.0f", Double(r.summary.trackCalls)),
             ("rate_contract_errors", "%.0f", Double(r.summary.rateContractErrors)),
+            ("deadman_stops", "%.0f", Double(r.summary.deadmanStops)),
         ]
         if json {
             var object: [String: Any] = [:]

@@ -160,6 +160,11 @@ case "soak":
     do {
         let result = try soak.run { FileHandle.standardError.write(Data("dockctl: \($0)\n".utf8)) }
         print(SoakCommand.report(result, json: soak.json))
+        if soak.check {
+            let failures = SoakCommand.failures(result)
+            guard failures.isEmpty else { fail("soak check failed: " + failures.joined(separator: "; "), status: 1) }
+            FileHandle.standardError.write(Data("dockctl: soak check passed\n".utf8))
+        }
     } catch {
         fail(error.message, status: 1)
     }

@@ -42,6 +42,24 @@ import Testing
         #expect(gimbal.motionState(at: t).angularPositions == Vector3D())
     }
 
+    @Test func trackWithTheImageTakesItsSizeAndItsStamp() async throws {
+        let (dock, gimbal, clock) = accessory()
+        let observation = DockAccessory.Observation(identifier: 1, type: .humanFace, rect: CGRect(x: 0.8, y: 0.45, width: 0.1, height: 0.1))
+        let info = DockAccessory.CameraInformation(captureDevice: nil, cameraPosition: .unspecified, orientation: .corrected,
+                                                   cameraIntrinsics: CameraIntrinsics(fx: 900, fy: 900, cx: 640, cy: 360), referenceDimensions: nil)
+        // A frame captured 0.5 s ago: its observations are stale and never move the motors.
+        clock.advance(bySeconds: 1)
+        let old = Frame(stamp: FrameStamp(sequence: 1, time: clock.now.advanced(bySeconds: -0.5)), width: 1280, height: 720, format: .gray)
+        try await dock.track([observation], cameraInformation: info, image: old)
+        #expect(dock.staleObservationCount == 1)
+        #expect(gimbal.motionState(at: clock.now).angularVelocities.y == 0)
+        // A fresh one turns the head towards the subject on the right.
+        clock.advance(bySeconds: 0.1)
+        let fresh = Frame(stamp: FrameStamp(sequence: 2, time: clock.now), width: 1280, height: 720, format: .gray)
+        try await dock.track([observation], cameraInformation: info, image: fresh)
+        #expect(dock.motors.lastCommand.y > 0)
+    }
+
     @Test func publicTrackEnforcesTheRateContract() async throws {
         let (dock, _, clock) = accessory()
         let observation = DockAccessory.Observation(identifier: 1, type: .humanFace, rect: CGRect(x: 0.45, y: 0.45, width: 0.1, height: 0.1))

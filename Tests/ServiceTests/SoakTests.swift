@@ -32,6 +32,25 @@ import TestSupport
         #expect(result.driftBytes == 3 * mib)
         #expect(abs(result.slopeBytesPerTenMinutes! - 10 * mib) < 1)
     }
+
+    @Test func theCheckPassesAFlatRunAndNamesEachFailure() {
+        let mib = 1_048_576.0
+        var summary = SessionSummary()
+        summary.frames = 5000
+        let flat: [(time: Double, bytes: Double)] = (0...4).map { i in
+            let wobble: Double = i % 2 == 0 ? 0 : 0.1 * mib
+            return (Double(i) * 60, 100 * mib + wobble)
+        }
+        #expect(SoakCommand.failures(SoakCommand.Result(summary: summary, memory: flat, lagFrames: [], warmUp: 60)).isEmpty)
+        let growing: [(time: Double, bytes: Double)] = (0...4).map { i in (Double(i) * 60, 100 * mib + Double(i) * mib) }
+        summary.rateContractErrors = 2
+        summary.deadmanStops = 1
+        summary.lateFrames = 30
+        let failures = SoakCommand.failures(SoakCommand.Result(summary: summary, memory: growing, lagFrames: [], warmUp: 60))
+        #expect(failures.count == 4)
+        #expect(failures.first == "RSS drifted 3.00 MiB after warm-up (limit 1 MiB)")
+        #expect(failures.last == "30 of 5030 frames dropped for lateness (limit 0.5 %)")
+    }
 }
 
 @Suite struct StopFlagTests {
