@@ -50,7 +50,7 @@ public enum DockdConfigFile {
         ("control", [Key("socket", "--control-socket", .path), Key("enabled", "--no-control", .negatedFlag),
                      Key("http", "--http"), Key("token_file", "--token-file", .path)]),
         ("run", [Key("output_video", "--output", .path), Key("trace", "--trace", .path), Key("fast", "--fast", .flag), Key("loop", "--loop", .flag),
-                 Key("duration_s", "--duration"), Key("frames", "--frames"), Key("quiet", "--quiet", .flag)]),
+                 Key("duration_s", "--duration"), Key("frames", "--frames"), Key("quiet", "--quiet", .flag), Key("log_format", "--log-format")]),
     ]
 
     /// One setting: where it came from and the tokens it stands for.

@@ -26,6 +26,8 @@ public struct DockdOptions: Sendable {
     public var token: String?
     /// An input device whose keys become accessory events (`--buttons`).
     public var buttonsDevice: String?
+    /// How events are logged on stderr (`--log-format`).
+    public var logFormat = EventLog.Format.text
 
     /// $OPENDOCK_SOCKET, else dockd.sock in systemd's RuntimeDirectory or the user's runtime
     /// folder, else /tmp/dockd-UID.sock. dockctl looks in the same places.
@@ -131,6 +133,7 @@ public struct DockdOptions: Sendable {
       --duration SECONDS      stop after this much media time
       --frames N              stop after N frames
       --quiet                 no live status line
+      --log-format text|json  log lines as text (default) or one JSON object per event
       -h, --help              this text
 
     Exit status: 0 done (or stopped by SIGINT/SIGTERM, motors stopped), 1 runtime error,
@@ -277,6 +280,10 @@ public struct DockdOptions: Sendable {
             case "--duration": c.maximumDuration = try number(argument, in: 0.01...1e7)
             case "--frames": c.maximumFrames = try integer(argument, in: 1...Int(Int32.max))
             case "--quiet": options.quiet = true
+            case "--log-format":
+                let text = try value(argument)
+                guard let format = EventLog.Format(rawValue: text) else { throw UsageError("--log-format expects text or json, got '\(text)'") }
+                options.logFormat = format
             case "--buttons": options.buttonsDevice = try value(argument)
             case "--control-socket": options.controlSocket = try value(argument)
             case "--no-control": options.controlSocket = nil

@@ -25,7 +25,7 @@ if options.showHelp {
     exit(0)
 }
 
-let log = { (line: String) in FileHandle.standardError.write(Data("dockd: \(line)\n".utf8)) }
+let events = EventLog(format: options.logFormat)
 
 let session: any PipelineSession
 do {
@@ -33,11 +33,12 @@ do {
 } catch {
     fail(error.message, status: 1)
 }
-(session as? LiveSession)?.log = log
-log("source \(session.sourceSummary)")
-log("gimbal \(options.configuration.resolvedGimbal.label), detector \(session.detectorName), track rate \(Int(options.configuration.trackRate)) Hz")
-if let fallback = session.detectorFallback { log(fallback) }
-if let audio = session.audioNote { log(audio) }
+(session as? LiveSession)?.log = { events.event("camera", $0) }
+events.event("source", "source \(session.sourceSummary)", ["source": session.sourceSummary])
+events.event("pipeline", "gimbal \(options.configuration.resolvedGimbal.label), detector \(session.detectorName), track rate \(Int(options.configuration.trackRate)) Hz",
+             ["gimbal": options.configuration.resolvedGimbal.label, "detector": session.detectorName, "track_rate_hz": options.configuration.trackRate])
+if let fallback = session.detectorFallback { events.event("fallback", fallback) }
+if let audio = session.audioNote { events.event("audio", audio) }
 
 // The control API: started once the session exists, stopped after its motors are.
 let manager = DockAccessoryManager.shared
@@ -55,9 +56,10 @@ do {
 }
 for server in servers {
     if case .tcp = server.endpoint {
-        log("control API on http://\(server.endpoint)/\(options.token == nil ? "" : " (token required)")")
+        events.event("control-api", "control API on http://\(server.endpoint)/\(options.token == nil ? "" : " (token required)")",
+                     ["endpoint": "http://\(server.endpoint)/", "token_required": options.token != nil])
     } else {
-        log("control API on \(server.endpoint)")
+        events.event("control-api", "control API on \(server.endpoint)", ["endpoint": server.endpoint.description])
     }
 }
 manager.dock(session.accessory)
@@ -65,9 +67,9 @@ var buttons: ButtonReader?
 if let device = options.buttonsDevice {
     do {
         buttons = try ButtonReader(path: device, accessory: session.accessory, manager: manager)
-        log("buttons from \(device)")
+        events.event("buttons", "buttons from \(device)", ["device": device])
     } catch {
-        log("buttons off: cannot open \(device) (\(error == .cameraTCCMissing ? "permission denied: add dockd's user to the input group" : "no such device: see ls /dev/input/by-id")); tracking goes on")
+        events.event("buttons-off", "buttons off: cannot open \(device) (\(error == .cameraTCCMissing ? "permission denied: add dockd's user to the input group" : "no such device: see ls /dev/input/by-id")); tracking goes on", ["device": device])
     }
 }
 @MainActor func stopServing() {
@@ -101,10 +103,12 @@ stopServing()
 if !options.quiet { statusLine.finish() }
 if let name = stop.signalReceived {
     let delay = summary.motorStopDelay.map { String(format: " %.0f ms after the signal", $0 * 1000) } ?? ""
-    log("stopped by \(name); motors stopped\(delay)")
+    var fields: [String: Any] = ["signal": name]
+    if let seconds = summary.motorStopDelay { fields["motor_stop_ms"] = seconds * 1000 }
+    events.event("stopped", "stopped by \(name); motors stopped\(delay)", fields)
 }
 if let path = options.tracePath {
-    do { try TraceWriter.write(summary.trace, to: path) } catch { log("cannot write the trace to \(path): \(error)") }
+    do { try TraceWriter.write(summary.trace, to: path) } catch { events.event("trace-failed", "cannot write the trace to \(path): \(error)", ["path": path]) }
 }
 print(summary.report())
 if let path = options.tracePath { print("trace: \(path)") }

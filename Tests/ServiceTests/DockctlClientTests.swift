@@ -3,6 +3,7 @@ import DockCore
 import Foundation
 import Testing
 import TestSupport
+@testable import Service
 
 /// dockctl against a real dockd over its control socket, and SIGTERM with clients connected.
 @Suite(.serialized) struct DockctlClientTests {
@@ -132,5 +133,32 @@ import TestSupport
         }
         #expect(second?.status == 1)
         #expect(second?.stderr.contains("another dockd is already serving \(socket)") == true, "\(second?.stderr ?? "")")
+    }
+}
+
+@Suite struct EventLogTests {
+    @Test func jsonLogLinesCarryTheEventAndItsFields() throws {
+        let lines = Protected<[String]>([])
+        let log = EventLog(format: .json) { line in lines.withLock { $0.append(line) } }
+        log.event("control-api", "control API on /run/x.sock", ["endpoint": "/run/x.sock"])
+        EventLog(format: .text) { line in lines.withLock { $0.append(line) } }.event("source", "source demo")
+        let written = lines.withLock { $0 }
+        let object = try #require(try JSONSerialization.jsonObject(with: Data(written[0].utf8)) as? [String: Any])
+        #expect(object["event"] as? String == "control-api" && object["endpoint"] as? String == "/run/x.sock")
+        #expect(object["message"] as? String == "control API on /run/x.sock" && object["time"] is Double)
+        #expect(written[1] == "dockd: source demo")
+    }
+
+    @Test func dockdLogsOneJSONObjectPerEvent() throws {
+        let result = try ProcessRunner.run("dockd", ["--demo", "--frames", "15", "--fast", "--bodies", "none", "--quiet", "--log-format", "json"])
+        #expect(result.status == 0)
+        // Our lines only: OpenCV's libpng prints its own warning as text.
+        let events = result.stderr.split(separator: "\n").filter { $0.hasPrefix("{") }.compactMap {
+            (try? JSONSerialization.jsonObject(with: Data($0.utf8))) as? [String: Any]
+        }
+        let names = events.compactMap { $0["event"] as? String }
+        #expect(names.starts(with: ["source", "pipeline"]) && names.contains("control-api"), "\(names)")
+        #expect(events.first { $0["event"] as? String == "pipeline" }?["detector"] as? String == "yunet")
+        #expect(!result.stderr.contains("dockd: "))
     }
 }
