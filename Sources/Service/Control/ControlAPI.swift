@@ -61,7 +61,7 @@ public final class ControlAPI: Sendable {
         }
         let known = Self.verbs.filter { $0.path == request.path }
         guard !known.isEmpty else {
-            return .error(404, "no such resource \(request.path); GET / lists nothing, see the README's control API table (e.g. /v1/status)")
+            return .error(404, "no such resource \(request.path); the paths are in the README's control API table, e.g. GET /v1/status")
         }
         let method = request.method == "PUT" ? "POST" : request.method
         guard known.contains(where: { $0.method == method || ($0.method == "GET" && method == "HEAD") }) else {
