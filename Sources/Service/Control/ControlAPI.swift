@@ -258,28 +258,27 @@ public final class ControlAPI: Sendable {
     private func eventStream(_ name: String) -> HTTPResponse {
         // An opening comment flushes the headers at once, so clients know they are subscribed.
         let stream = EventStream(first: [Array(": subscribed to \(name)\n\n".utf8)])
+        /// Each value the broadcast yields becomes one event, until the client goes away.
+        func follow<Value>(_ broadcast: Broadcast<Value>, _ encode: @escaping @Sendable (Value) -> [String: Any]) {
+            let id = broadcast.subscribe { stream.push(ControlJSON.serverSentEvent(name, encode($0))) }
+            stream.whenClosed { broadcast.unsubscribe(id) }
+        }
         switch name {
         case "tracking":
-            if let latest = accessory.latestTrackingState { stream.push(ControlJSON.serverSentEvent("tracking", ControlJSON.trackingState(latest))) }
-            let id = accessory.trackingBroadcast.subscribe { stream.push(ControlJSON.serverSentEvent("tracking", ControlJSON.trackingState($0))) }
-            stream.whenClosed { [accessory] in accessory.trackingBroadcast.unsubscribe(id) }
-        case "motion":
-            let id = accessory.motionBroadcast.subscribe { stream.push(ControlJSON.serverSentEvent("motion", ControlJSON.motionState($0))) }
-            stream.whenClosed { [accessory] in accessory.motionBroadcast.unsubscribe(id) }
-        case "accessory":
-            let id = accessory.events.subscribe { stream.push(ControlJSON.serverSentEvent("accessory", ControlJSON.event($0))) }
-            stream.whenClosed { [accessory] in accessory.events.unsubscribe(id) }
-        case "battery":
-            let id = accessory.batteries.subscribe { stream.push(ControlJSON.serverSentEvent("battery", ControlJSON.battery($0))) }
-            stream.whenClosed { [accessory] in accessory.batteries.unsubscribe(id) }
+            if let latest = accessory.latestTrackingState { stream.push(ControlJSON.serverSentEvent(name, ControlJSON.trackingState(latest))) }
+            follow(accessory.trackingBroadcast, ControlJSON.trackingState)
+        case "motion": follow(accessory.motionBroadcast, ControlJSON.motionState)
+        case "accessory": follow(accessory.events, ControlJSON.event)
+        case "battery": follow(accessory.batteries, ControlJSON.battery)
         case "state":
-            let id = manager.observeStateChanges { stream.push(ControlJSON.serverSentEvent("state", ControlJSON.stateChange($0))) }
+            // The manager sends the accessories docked now before any change.
+            let id = manager.observeStateChanges { stream.push(ControlJSON.serverSentEvent(name, ControlJSON.stateChange($0))) }
             stream.whenClosed { [manager] in manager.stopObservingStateChanges(id) }
         default:
             return .error(404, "no event stream '\(name)'; streams: tracking, motion, accessory, battery, state")
         }
         streamClients.withLock { $0[name, default: 0] += 1 }
-        stream.alsoWhenClosed { [streamClients] in streamClients.withLock { $0[name, default: 1] -= 1 } }
+        stream.whenClosed { [streamClients] in streamClients.withLock { $0[name, default: 1] -= 1 } }
         return HTTPResponse(status: 200, contentType: "text/event-stream", body: .stream(stream))
     }
 }

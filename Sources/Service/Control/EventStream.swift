@@ -22,9 +22,7 @@ final class EventStream: HTTPBodyStream, @unchecked Sendable {
         queue = first
     }
 
-    func whenClosed(_ action: @escaping @Sendable () -> Void) { alsoWhenClosed(action) }
-
-    func alsoWhenClosed(_ action: @escaping @Sendable () -> Void) {
+    func whenClosed(_ action: @escaping @Sendable () -> Void) {
         condition.lock()
         onClose.append(action)
         condition.unlock()

@@ -1,3 +1,4 @@
+import Bench
 import DockCore
 import DockKit
 import Foundation
@@ -120,9 +121,8 @@ public final class SessionMonitor: Sendable {
                      rateContractErrors: f.rateContractErrors,
                      stages: f.stageOrder.compactMap { name in
                          guard let w = f.stages[name] else { return nil }
-                         let sorted = w.milliseconds.sorted()
-                         func quantile(_ q: Double) -> Double { sorted.isEmpty ? 0 : sorted[min(sorted.count - 1, Int(q * Double(sorted.count)))] }
-                         return StageFigures(name: name, runs: w.total, perSecond: w.rate(at: now), median: quantile(0.5), p99: quantile(0.99))
+                         let times = Percentiles(w.milliseconds)
+                         return StageFigures(name: name, runs: w.total, perSecond: w.rate(at: now), median: times.median ?? 0, p99: times.p99 ?? 0)
                      })
         }
     }
