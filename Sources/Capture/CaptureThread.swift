@@ -10,8 +10,12 @@ public final class CaptureThread: Sendable {
     private final class Flags: Sendable {
         let stop = Atomic<Bool>(false)
         let finished = Atomic<Bool>(false)
+        let counts = Protected(SourceCounts())
     }
     private let flags = Flags()
+
+    /// What the source did not deliver, as of its last frame; readable from any thread.
+    public var sourceCounts: SourceCounts { flags.counts.withLock { $0 } }
 
     /// Starts the thread. `makeSource` runs on it; an error there closes the mailbox with it.
     public init(name: String = "opendock.capture", makeSource: @escaping @Sendable () throws(FrameSourceError) -> any FrameSource) {
@@ -21,8 +25,11 @@ public final class CaptureThread: Sendable {
             defer { flags.finished.store(true, ordering: .releasing) }
             do {
                 let source = try makeSource()
+                defer { flags.counts.withLock { $0 = source.counts } }
                 while !flags.stop.load(ordering: .acquiring) {
                     guard let frame = try source.nextFrame() else { break }
+                    let counts = source.counts
+                    flags.counts.withLock { $0 = counts }
                     mailbox.post(frame)
                 }
                 mailbox.close()

@@ -26,6 +26,12 @@ public struct Frame: Sendable {
     public let height: Int
     public let format: PixelFormat
     public var pixels: [UInt8]
+    /// The intrinsics of the camera that took it, at its size, when the source knows them
+    /// (capture metadata: they travel with the frame, not on a side channel).
+    public var camera: CameraInformation?
+    /// Where the head pointed when the frame was taken, when a rig knows it (a simulated camera
+    /// renders at this pose; a live rig reads it from the motor device's feedback).
+    public var headPose: Vector3D?
 
     public init(stamp: FrameStamp, width: Int, height: Int, format: PixelFormat, pixels: [UInt8]) {
         precondition(width > 0 && height > 0, "a frame has a positive size")

@@ -29,6 +29,39 @@ public protocol FrameSource: AnyObject {
     var nominalFrameRate: Double { get }
     /// Frames the source threw away (corrupt data, error flags); they never reach a detector.
     var droppedFrames: Int { get }
+    /// What happened to the frames the source did not deliver.
+    var counts: SourceCounts { get }
     /// The next frame, or nil at the end of the stream.
     func nextFrame() throws(FrameSourceError) -> Frame?
+}
+
+extension FrameSource {
+    /// A source that knows only its dropped frames counts them as damaged.
+    public var counts: SourceCounts { SourceCounts(damaged: droppedFrames) }
+}
+
+/// The frames a source produced but did not deliver, by cause. With the frames it delivered
+/// they account for every frame the camera (or recording, or simulator) produced.
+public struct SourceCounts: Sendable, Hashable {
+    /// Never delivered by the driver (gaps in its sequence numbers).
+    public var lostInDriver = 0
+    /// Left in the driver's queue because a newer frame was already there.
+    public var skippedForNewer = 0
+    /// Data that would not decode (a corrupt JPEG, a truncated buffer).
+    public var damaged = 0
+    /// Buffers the driver flagged as bad.
+    public var errorFlagged = 0
+    /// A simulated camera more than a frame period behind its clock skips the frame, as a
+    /// camera's own queue would.
+    public var late = 0
+
+    public init(lostInDriver: Int = 0, skippedForNewer: Int = 0, damaged: Int = 0, errorFlagged: Int = 0, late: Int = 0) {
+        self.lostInDriver = lostInDriver
+        self.skippedForNewer = skippedForNewer
+        self.damaged = damaged
+        self.errorFlagged = errorFlagged
+        self.late = late
+    }
+
+    public var total: Int { lostInDriver + skippedForNewer + damaged + errorFlagged + late }
 }

@@ -125,7 +125,7 @@ public struct BenchCommand {
         if !scenePaths.isEmpty { return try runScenes(progress: progress) }
         var summaries: [SessionSummary] = []
         for index in 1...runs {
-            let session = try ClosedLoopSession(configuration: configuration)
+            let session = try Pipeline(simulating: configuration)
             if index == 1, let fallback = session.detectorFallback { progress(fallback) }
             let summary = try session.run()
             progress(String(format: "run %d/%d: %d frames, %.1f fps", index, runs, summary.frames, summary.framesPerSecond))

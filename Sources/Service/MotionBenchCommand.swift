@@ -66,7 +66,7 @@ public struct MotionBenchCommand {
         c.controlLaw = law
         c.scene.script = script
         // Start with the subject framed, as if it had been acquired before.
-        let summary = try ClosedLoopSession(configuration: c, initialPose: Vector3D(x: 0, y: script.keyframes[0].yaw * .pi / 180, z: 0)).run()
+        let summary = try Pipeline(simulating: c, initialPose: Vector3D(x: 0, y: script.keyframes[0].yaw * .pi / 180, z: 0)).run()
         if let traceDirectory {
             do { try TraceWriter.write(summary.trace, to: "\(traceDirectory)/\(law.rawValue)-\(name).csv") } catch {
                 throw SessionError("cannot write the trace into \(traceDirectory): \(error)")

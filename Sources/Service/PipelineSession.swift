@@ -60,8 +60,8 @@ extension SessionConfiguration {
     static let monoNote = " (mono: no direction; speech goes to whoever's lips move, else framing stays with vision)"
 
     /// Builds the session that fits the source.
-    public func makeSession() throws(SessionError) -> any PipelineSession {
-        if case .camera = source { return try LiveSession(configuration: self) }
-        return try ClosedLoopSession(configuration: self)
+    public func makeSession() throws(SessionError) -> Pipeline {
+        if case .camera = source { return try Pipeline(live: self) }
+        return try Pipeline(simulating: self)
     }
 }

@@ -39,7 +39,7 @@ public struct SceneRun: Sendable {
         configuration.controlLaw = law
         configuration.realTime = false
         configuration.outputVideo = outputVideo
-        let session = try ClosedLoopSession(configuration: configuration, initialPose: scene.initialPose)
+        let session = try Pipeline(simulating: configuration, initialPose: scene.initialPose)
         let total = session.totalFrames
         let summary = try session.run(stop: stop) { status in
             if let total, total > 0 { progress?(Double(status.frame) / Double(total)) }

@@ -9,9 +9,12 @@ public struct SessionSummary: Sendable {
     public var mediaSeconds = 0.0
     public var timings = StageTimings()
     public var metrics: LoopMetrics?
-    public var droppedFrames = 0
-    /// Frames skipped in real time because the pipeline was more than a frame behind.
-    public var lateFrames = 0
+    /// Every frame the source produced and what became of it.
+    public var accounting = FrameAccounting()
+    /// Frames thrown away as bad data (damaged or flagged by the driver).
+    public var droppedFrames: Int { accounting.damagedOrFlagged }
+    /// Frames skipped because the pipeline or the camera fell behind (a newer one replaced them).
+    public var lateFrames: Int { accounting.skippedForLateness }
     public var detectorFailures = 0
     public var detectorName = ""
     public var trackCalls = 0
@@ -70,9 +73,10 @@ public struct SessionSummary: Sendable {
                                 errors.median ?? .nan, errors.rootMeanSquare ?? .nan, errors.value(at: 95) ?? .nan,
                                 (fraction.median ?? .nan) * 100))
         }
+        lines.append(accounting.report)
         lines.append("track calls \(trackCalls), rate-contract errors \(rateContractErrors), deadman stops \(deadmanStops), "
                      + (silentMotorStops > 0 ? "motor device silent \(silentMotorStops) times, " : "")
-                     + "dropped frames \(droppedFrames), detector failures \(detectorFailures)")
+                     + "detector failures \(detectorFailures)")
         if let audioBlocks {
             lines.append(String(format: "audio: %d blocks, %d lost behind the reader, %d restarts; someone tracked heard speaking in %d of %d frames",
                                 audioBlocks, audioBlocksDropped, audioRestarts, framesWithSpeaker, frames))

@@ -88,7 +88,7 @@ public struct SoakCommand {
     }
 
     public func run(progress: (String) -> Void) throws(SessionError) -> Result {
-        let session = try ClosedLoopSession(configuration: configuration)
+        let session = try Pipeline(simulating: configuration)
         if let fallback = session.detectorFallback { progress(fallback) }
         let total = minutes * 60
         let warmUp = min(60, total / 10)
@@ -131,7 +131,7 @@ public struct SoakCommand {
         if r.driftBytes == nil { out.append("too short to measure drift (give at least 2 minutes)") }
         if r.summary.rateContractErrors > 0 { out.append("\(r.summary.rateContractErrors) track calls broke the rate contract") }
         if r.summary.deadmanStops > 0 { out.append("the deadman stopped the motors \(r.summary.deadmanStops) times") }
-        let total = r.summary.frames + r.summary.lateFrames
+        let total = r.summary.accounting.produced
         if total > 0, Double(r.summary.lateFrames) > 0.005 * Double(total) {
             out.append("\(r.summary.lateFrames) of \(total) frames dropped for lateness (limit 0.5 %)")
         }
@@ -141,9 +141,11 @@ public struct SoakCommand {
     public static func report(_ r: Result, json: Bool) -> String {
         let frame = r.summary.timings.percentiles("frame"), pipeline = r.summary.timings.percentiles("pipeline")
         let lag = Percentiles(r.lagFrames)
+        let tracked = r.summary.timings.percentiles("capture→tracked"), command = r.summary.timings.percentiles("capture→command")
         let mib = 1_048_576.0
         let figures: [(String, String, Double?)] = [
             ("minutes", "%.1f", r.summary.wallSeconds / 60),
+            ("frames_produced", "%.0f", Double(r.summary.accounting.produced)),
             ("frames", "%.0f", Double(r.summary.frames)),
             ("late_frames_dropped", "%.0f", Double(r.summary.lateFrames)),
             ("source_frames_dropped", "%.0f", Double(r.summary.droppedFrames)),
@@ -151,6 +153,10 @@ public struct SoakCommand {
             ("pipeline_p99_ms", "%.2f", pipeline.p99),
             ("frame_p50_ms", "%.2f", frame.median),
             ("frame_p99_ms", "%.2f", frame.p99),
+            ("capture_tracked_p50_ms", "%.2f", tracked.median),
+            ("capture_tracked_p99_ms", "%.2f", tracked.p99),
+            ("capture_command_p50_ms", "%.2f", command.median),
+            ("capture_command_p99_ms", "%.2f", command.p99),
             ("lag_p99_frames", "%.2f", lag.p99),
             ("lag_max_frames", "%.2f", max(r.lagMaximum, lag.value(at: 100) ?? 0)),
             ("rss_start_mib", "%.1f", r.memory.first.map { $0.bytes / mib }),

@@ -29,11 +29,29 @@ public struct TrackFeeder: Sendable {
 
     public var period: Double { 1 / rate }
 
+    /// A result from a newer frame may go out this soon after the previous call (a fraction of
+    /// the period): a command never waits a whole period for a result that is already there,
+    /// and the sustained rate stays inside DockKit's tolerance.
+    public static let earliestFraction = 0.9
+    public private(set) var lastCall: MonotonicInstant?
+
+    /// True when a call should go out at `now`: on the schedule, or early for a `fresh` result
+    /// (one from a newer frame than the last call carried); an early call restarts the schedule.
+    public mutating func isDue(at now: MonotonicInstant, fresh: Bool) -> Bool {
+        if fresh, let last = lastCall, now.seconds(since: last) >= Self.earliestFraction * period {
+            nextDue = now.advanced(bySeconds: period)
+            lastCall = now
+            return true
+        }
+        return isDue(at: now)
+    }
+
     /// True when a call is due at `now`; advances the schedule. A caller that fell more than a
     /// period behind skips the missed ticks rather than bursting them.
     public mutating func isDue(at now: MonotonicInstant) -> Bool {
         guard let due = nextDue else {
             nextDue = now.advanced(bySeconds: period)
+            lastCall = now
             return true
         }
         guard now >= due else { return false }
@@ -44,6 +62,7 @@ public struct TrackFeeder: Sendable {
             next = due.advanced(bySeconds: Double(behind + 1) * period)
         }
         nextDue = next
+        lastCall = now
         return true
     }
 

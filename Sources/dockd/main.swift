@@ -27,13 +27,13 @@ if options.showHelp {
 
 let events = EventLog(format: options.logFormat)
 
-let session: any PipelineSession
+let session: Pipeline
 do {
     session = try options.configuration.makeSession()
 } catch {
     fail(error.message, status: 1)
 }
-(session as? LiveSession)?.log = { events.event("camera", $0) }
+session.log = { events.event("camera", $0) }
 events.event("source", "source \(session.sourceSummary)", ["source": session.sourceSummary])
 events.event("pipeline", "gimbal \(options.configuration.resolvedGimbal.label), detector \(session.detectorName), track rate \(Int(options.configuration.trackRate)) Hz",
              ["gimbal": options.configuration.resolvedGimbal.label, "detector": session.detectorName, "track_rate_hz": options.configuration.trackRate])

@@ -19,7 +19,7 @@ import TestSupport
 
     /// The real face photo walks across the wide view; the loop keeps it in frame.
     @Test func walkingSubjectStaysInViewAndCentred() throws {
-        let summary = try ClosedLoopSession(configuration: configuration(.walk)).run()
+        let summary = try Pipeline(simulating: configuration(.walk)).run()
         let metrics = try #require(summary.metrics)
         #expect(summary.frames == 361)
         #expect(summary.detectorName == "yunet+ssdlite")
@@ -42,7 +42,7 @@ import TestSupport
 
     /// A subject inside the dead band: the motors never start.
     @Test func stillSubjectInsideTheDeadBandCausesNoMotion() throws {
-        let summary = try ClosedLoopSession(configuration: configuration(.still(yaw: 1.2, pitch: -0.8, duration: 4))).run()
+        let summary = try Pipeline(simulating: configuration(.still(yaw: 1.2, pitch: -0.8, duration: 4))).run()
         #expect(summary.trackCalls > 100)
         #expect(summary.trace.allSatisfy { $0.yaw == 0 && $0.pitch == 0 && $0.commandYaw == 0 && $0.commandPitch == 0 })
         #expect(summary.trace.allSatisfy { $0.selectedID != nil || $0.time < 0.1 })
@@ -55,7 +55,7 @@ import TestSupport
         var c = configuration(.still(yaw: 0, pitch: 0, duration: 4))
         c.framingMode = options.configuration.framingMode
         c.regionOfInterest = options.configuration.regionOfInterest
-        let summary = try ClosedLoopSession(configuration: c).run()
+        let summary = try Pipeline(simulating: c).run()
         let settled = summary.trace.filter { $0.time > 3 }.compactMap { row in row.subjects.first { $0.id == row.selectedID } }
         #expect(settled.count > 20)
         for subject in settled { #expect(abs(subject.x + subject.width / 2 - 1.0 / 3) < 0.04, "\(subject)") }
@@ -66,9 +66,34 @@ import TestSupport
     @Test func sameSceneGivesTheSameTrace() throws {
         var c = configuration(.walk)
         c.maximumFrames = 120
-        let a = try ClosedLoopSession(configuration: c).run()
-        let b = try ClosedLoopSession(configuration: c).run()
+        let a = try Pipeline(simulating: c).run()
+        let b = try Pipeline(simulating: c).run()
         #expect(a.trace == b.trace)
+        #expect(a.accounting.produced == 120 && a.accounting.processed == 120 && a.accounting.notProcessed == 0)
+    }
+
+    /// The same pipeline on the real-time rig (capture thread, newest-only mailbox, control
+    /// thread, wall-clock pacing) stays close to the lock-step run of the same scene: the
+    /// person is kept in view, centred within a degree of the lock-step figure, commands at
+    /// the same rate, every frame accounted for.
+    @Test func realTimeRigStaysCloseToLockStep() throws {
+        var c = configuration(.walk)
+        c.maximumFrames = 240
+        let lockStep = try Pipeline(simulating: c).run()
+        c.realTime = true
+        let realTime = try Pipeline(simulating: c).run()
+        let ls = try #require(lockStep.metrics), rt = try #require(realTime.metrics)
+        #expect(try #require(rt.inViewShare) >= 0.95 && (try #require(ls.inViewShare)) >= 0.95)
+        let lsRMS = try #require(ls.centeringErrors().rootMeanSquare), rtRMS = try #require(rt.centeringErrors().rootMeanSquare)
+        #expect(abs(rtRMS - lsRMS) < 1.0, "RMS lock-step \(lsRMS)°, real time \(rtRMS)°")
+        #expect(realTime.wallSeconds >= 7.5, "a real-time run cannot finish early")
+        #expect(realTime.rateContractErrors == 0 && realTime.finalCommand == Vector3D())
+        let perSecond = Double(realTime.trackCalls) / realTime.wallSeconds
+        #expect((26...31).contains(perSecond), "\(perSecond) calls/s")
+        let accounting = realTime.accounting
+        #expect(accounting.produced == accounting.processed + accounting.skippedForLateness + accounting.pendingAtStop)
+        #expect(accounting.processed == realTime.frames && accounting.produced >= 238, "\(accounting.report)")
+        #expect(realTime.report().contains(accounting.report))
     }
 }
 
@@ -82,7 +107,7 @@ import TestSupport
         c.modelsDirectory = Fixtures.repositoryRoot + "/models"
         c.realTime = false
         c.maximumFrames = 60
-        let session = try ClosedLoopSession(configuration: c)
+        let session = try Pipeline(simulating: c)
         var states = try session.accessory.trackingStates.makeAsyncIterator()
         _ = try session.run()
         var identities = Set<UUID>()
@@ -124,7 +149,7 @@ import TestSupport
         try? FileManager.default.removeItem(atPath: path)
         try FileManager.default.createSymbolicLink(atPath: path, withDestinationPath: "/dev/full")
         c.outputVideo = path
-        let summary = try ClosedLoopSession(configuration: c).run()
+        let summary = try Pipeline(simulating: c).run()
         #expect(summary.frames == 75 && summary.finalCommand == Vector3D())
         let error = try #require(summary.outputVideoError)
         #expect(error.hasPrefix("annotated video stopped at frame 29:") && error.contains("the disk is full"), "\(error)")
@@ -135,7 +160,7 @@ import TestSupport
         var c = configuration
         let path = Fixtures.temporaryDirectory("video") + "/out.avi"
         c.outputVideo = path
-        let summary = try ClosedLoopSession(configuration: c).run()
+        let summary = try Pipeline(simulating: c).run()
         #expect(summary.outputVideoError == nil && summary.report().contains("annotated video: \(path)"))
         let size = (try FileManager.default.attributesOfItem(atPath: path)[.size] as? UInt64) ?? 0
         #expect(size > 100_000)

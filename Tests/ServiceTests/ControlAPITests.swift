@@ -8,7 +8,7 @@ import TestSupport
 /// The demo running in real time with the control API on a Unix socket (and TCP with a token),
 /// driven with real HTTP requests through dockctl's client.
 final class ServedDemo: @unchecked Sendable {
-    let session: ClosedLoopSession
+    let session: Pipeline
     let api: ControlAPI
     let server: HTTPServer
     let tcp: HTTPServer
@@ -27,7 +27,7 @@ final class ServedDemo: @unchecked Sendable {
         c.scene.loops = true
         c.realTime = true
         c.keepFrameRecords = false
-        session = try ClosedLoopSession(configuration: c)
+        session = try Pipeline(simulating: c)
         session.manager = manager
         api = ControlAPI(manager: manager, accessory: session.accessory, monitor: session.monitor,
                          about: ["source": session.sourceSummary], token: Self.token)
@@ -226,10 +226,12 @@ final class ServedDemo: @unchecked Sendable {
                      "opendock_track_calls_total", "opendock_rate_contract_violations_total 0",
                      // A sample only while someone is framed (a loaded machine may lose the person for a moment).
                      "# TYPE opendock_centering_error_degrees gauge",
-                     "opendock_motor_commands_total", "opendock_motor_link_errors_total{kind=\"write\"} 0", "opendock_frames_dropped_total"] {
+                     "opendock_motor_commands_total", "opendock_motor_link_errors_total{kind=\"write\"} 0", "opendock_frames_dropped_total",
+                     "opendock_source_frames_total{outcome=\"processed\"}", "opendock_source_frames_total{outcome=\"lost_in_driver\"} 0",
+                     "opendock_stage_latency_milliseconds{stage=\"capture→command\",quantile=\"0.5\"}"] {
             #expect(metrics.text.contains(name), "missing \(name)")
         }
-        let fps = metrics.text.split(separator: "\n").first { $0.hasPrefix("opendock_stage_fps{stage=\"capture→command\"}") }
+        let fps = metrics.text.split(separator: "\n").first { $0.hasPrefix("opendock_track_calls_per_second ") }
             .flatMap { Double($0.split(separator: " ").last ?? "") }
         #expect(fps.map { (25...35).contains($0) } == true, "track-call rate \(String(describing: fps))")
 

@@ -22,7 +22,7 @@ import TestSupport
         let device = CameraFixtures.webcam()
         device.stampsWithRealTime = true
         device.append(Array(repeating: .frame(try CameraFixtures.jpeg()), count: 400))
-        let session = try LiveSession(configuration: configuration(device), system: device)
+        let session = try Pipeline(live: configuration(device), system: device)
         #expect(session.sourceSummary.contains("MJPG 512x512"))
         let summary = try session.run(stop: StopFlag(), status: nil)
         #expect(summary.frames == 30, "\(summary.frames) frames in \(summary.wallSeconds) s")
@@ -36,12 +36,41 @@ import TestSupport
         #expect(waitFor(seconds: 3) { device.openDescriptorCount == 0 && device.liveMappingCount == 0 })
     }
 
+    /// A faulty camera: error-flagged buffers, frames the driver lost, damaged JPEGs. The
+    /// summary accounts for every frame it produced, each under its cause, and so does /metrics.
+    @Test func everyFrameAFaultyCameraProducedIsAccountedFor() throws {
+        let device = CameraFixtures.webcam()
+        device.stampsWithRealTime = true
+        let good = try CameraFixtures.jpeg()
+        let damaged = Array(good.prefix(600)) + [UInt8](repeating: 0x5A, count: 400)
+        var script: [ScriptedVideoDevice.ScriptItem] = []
+        for i in 0..<40 {
+            script.append(.frame(good))
+            if i % 10 == 3 { script.append(.errorFrame(good)) }
+            if i % 10 == 6 { script.append(.lost(2)) }
+            if i % 20 == 9 { script.append(.frame(damaged)) }
+        }
+        device.append(script)
+        var c = configuration(device)
+        c.maximumDuration = 3
+        let session = try Pipeline(live: c, system: device)
+        let summary = try session.run(stop: StopFlag(), status: nil)
+        let a = summary.accounting
+        #expect(a.source.errorFlagged == 4 && a.source.lostInDriver == 8, "\(a.report)")
+        #expect(a.source.damaged == 2, "\(a.report)")
+        // 40 good + 4 flagged + 2 damaged delivered by the driver, 8 lost in it.
+        #expect(a.produced == 54, "\(a.report)")
+        #expect(a.processed == summary.frames && a.processed + a.notProcessed == a.produced && a.processed > 10, "\(a.report)")
+        #expect(summary.report().contains("frames produced 54: \(a.processed) processed"), "\(summary.report())")
+        #expect(session.monitor.counters().accounting == a)
+    }
+
     @Test func missingCameraIsRefusedBeforeAnythingMoves() {
         let device = CameraFixtures.webcam()
         var c = configuration(device)
         c.source = .camera("/dev/v4l/by-id/usb-Nothing-video-index0")
         #expect {
-            try LiveSession(configuration: c, system: device)
+            try Pipeline(live: c, system: device)
         } throws: { error in
             (error as? SessionError)?.message.contains("cannot open /dev/v4l/by-id/usb-Nothing-video-index0") == true
         }
@@ -51,7 +80,7 @@ import TestSupport
         let device = CameraFixtures.webcam()
         var c = configuration(device)
         c.gimbal = .sim
-        #expect(throws: SessionError.self) { try LiveSession(configuration: c, system: device) }
+        #expect(throws: SessionError.self) { try Pipeline(live: c, system: device) }
         #expect(throws: UsageError.self) { try DockdOptions.parse(["--camera", "/dev/video0", "--gimbal", "sim"]) }
     }
 }
@@ -132,7 +161,7 @@ import TestSupport
         let focal = 256 / tan(35 * Double.pi / 180)
         let microphone = try PacedMicrophone(angle: atan((225 - 256) / focal), seconds: 4, array: MicrophoneArray(spacing: 0.15, mounting: .camera))
         let (device, c) = try webcam(microphone: "cam", alsaConfiguration: microphone.configuration)
-        let session = try LiveSession(configuration: c, system: device)
+        let session = try Pipeline(live: c, system: device)
         #expect(session.audioNote == "audio: ALSA 'cam': 2 channels at 48000 Hz; lips: facemesh")
         let summary = try session.run(stop: StopFlag(), status: nil)
         #expect(summary.frames == 75)
@@ -147,7 +176,7 @@ import TestSupport
     /// A microphone that is not there is reported in one line, and tracking goes on by vision.
     @Test func aMissingMicrophoneLeavesTrackingOnVision() throws {
         let (device, c) = try webcam(frames: 20, microphone: "plughw:CARD=NoSuchMic")
-        let session = try LiveSession(configuration: c, system: device)
+        let session = try Pipeline(live: c, system: device)
         let note = try #require(session.audioNote)
         #expect(note.hasPrefix("audio off, tracking on vision alone: no ALSA capture device 'plughw:CARD=NoSuchMic'"), "\(note)")
         #expect(!note.contains("\n"))
@@ -169,7 +198,7 @@ import TestSupport
             pcm.silence { type file slave.pcm { type null } file "/dev/null" infile "/dev/zero" format raw }
             pcm.mono { type multi slaves.a.pcm silence slaves.a.channels 1 bindings.0.slave a bindings.0.channel 0 }
             """)
-        let session = try LiveSession(configuration: c, system: device)
+        let session = try Pipeline(live: c, system: device)
         #expect(session.audioNote?.hasPrefix("audio: ALSA 'mono': 1 channel at 48000 Hz (mono: no direction;") == true, "\(session.audioNote ?? "")")
         let summary = try session.run(stop: StopFlag(), status: nil)
         #expect(summary.frames == 20 && (summary.audioBlocks ?? 0) > 0 && summary.framesWithSpeaker == 0)

@@ -49,7 +49,7 @@ import TestSupport
         c.modelsDirectory = Fixtures.repositoryRoot + "/models"
         c.gimbal = .device(.simpleBGC(path: gimbal.path, baud: 115200))
         c.maximumDuration = 1.5
-        let session = try LiveSession(configuration: c, system: camera)
+        let session = try Pipeline(live: c, system: camera)
         #expect(session.motorName.hasPrefix("simplebgc:"))
         var sawRightTurn = false
         let summary = try session.run(stop: StopFlag()) { _ in

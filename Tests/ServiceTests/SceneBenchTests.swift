@@ -126,7 +126,7 @@ import TestSupport
         var c = base
         c.maximumFrames = 90   // 3 s: person 1 is speaking
         let configuration = try BenchScene.load(path: Fixtures.repositoryRoot + "/scenes/two-people.json").configuration(base: c)
-        let session = try ClosedLoopSession(configuration: configuration)
+        let session = try Pipeline(simulating: configuration)
         var states = try session.accessory.trackingStates.makeAsyncIterator()
         _ = try session.run()
         var confidences: [Double] = []
@@ -143,7 +143,7 @@ import TestSupport
         let wav = Fixtures.temporaryDirectory("audio") + "/bad.wav"
         try Data("RIFF\u{0}\u{0}\u{0}\u{0}WAVEnothing".utf8).write(to: URL(fileURLWithPath: wav))
         c.audioFile = wav
-        let session = try ClosedLoopSession(configuration: c)
+        let session = try Pipeline(simulating: c)
         #expect(session.audioNote?.contains("audio off, tracking on vision alone") == true, "\(String(describing: session.audioNote))")
         let summary = try session.run()
         #expect(summary.frames == 20 && summary.rateContractErrors == 0)

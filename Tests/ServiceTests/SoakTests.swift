@@ -12,8 +12,14 @@ import TestSupport
                                                "--models", Fixtures.repositoryRoot + "/models", "--media", Fixtures.repositoryRoot + "/.cache/media"])
         soak.configuration.scene.duration = 2   // loop every 2 s: 7 loops in 15 s
         let result = try soak.run { _ in }
-        // 15 s of media at 30 fps, each frame processed or dropped as late, paced to the wall clock.
-        #expect(result.summary.frames + result.summary.lateFrames == 451 && result.summary.frames > 0)
+        // 15 s of media at 30 fps, paced to the wall clock: every frame the simulated camera
+        // produced is processed, skipped for a newer one, or in flight at the stop.
+        let accounting = result.summary.accounting
+        #expect((445...452).contains(accounting.produced) && result.summary.frames == accounting.processed && accounting.processed > 0,
+                "\(accounting.report)")
+        #expect(accounting.produced == accounting.processed + accounting.skippedForLateness + accounting.pendingAtStop, "\(accounting.report)")
+        // The real-time rig: commands carry results within a frame period or so of their capture.
+        #expect(try #require(result.summary.timings.percentiles("capture→command").median) < 100)
         #expect(result.summary.wallSeconds >= 14.5, "a real-time run cannot finish early")
         #expect(result.summary.trace.isEmpty && result.summary.frameSamples.isEmpty)
         #expect(result.memory.count >= 3 && result.driftBytes != nil)
@@ -45,7 +51,9 @@ import TestSupport
         let growing: [(time: Double, bytes: Double)] = (0...4).map { i in (Double(i) * 60, 100 * mib + Double(i) * mib) }
         summary.rateContractErrors = 2
         summary.deadmanStops = 1
-        summary.lateFrames = 30
+        summary.accounting.delivered = 5030
+        summary.accounting.processed = 5000
+        summary.accounting.replacedByNewer = 30
         let failures = SoakCommand.failures(SoakCommand.Result(summary: summary, memory: growing, lagFrames: [], warmUp: 60))
         #expect(failures.count == 4)
         #expect(failures.first == "RSS drifted 3.00 MiB after warm-up (limit 1 MiB)")

@@ -32,6 +32,44 @@ import TestSupport
         #expect(feeder.skippedTicks == 0)
     }
 
+    /// A result from a newer frame goes out as soon as 90 % of a period has passed since the
+    /// last call, and the schedule restarts from it; sooner, or without a fresh result, the
+    /// call waits for the schedule.
+    @Test func aFreshResultGoesOutEarlyButNeverTooSoon() throws {
+        var feeder = try TrackFeeder(rate: 20)
+        let t0 = MonotonicInstant(seconds: 1)
+        #expect(feeder.isDue(at: t0, fresh: true))
+        #expect(!feeder.isDue(at: t0.advanced(bySeconds: 0.04), fresh: true))     // 0.8 of a period: too soon
+        #expect(!feeder.isDue(at: t0.advanced(bySeconds: 0.046), fresh: false))   // not fresh: waits for 0.05
+        #expect(feeder.isDue(at: t0.advanced(bySeconds: 0.046), fresh: true))      // fresh, past 0.9 of a period
+        #expect(feeder.nextDue == t0.advanced(bySeconds: 0.096))
+        #expect(!feeder.isDue(at: t0.advanced(bySeconds: 0.09), fresh: false))
+        #expect(feeder.isDue(at: t0.advanced(bySeconds: 0.096), fresh: false))
+    }
+
+    /// Results from a 30 fps camera arrive with ±8 ms of jitter; calls follow them, each as soon
+    /// as it may, and the sustained rate stays inside DockKit's 30 Hz + 10 %.
+    @Test func freshResultsKeepTheSustainedRateInsideTheContract() throws {
+        var feeder = try TrackFeeder(rate: 30)
+        var generator = SeededGenerator(seed: 11)
+        var calls: [MonotonicInstant] = []
+        var tick = MonotonicInstant.zero
+        var nextResult = MonotonicInstant(seconds: 0.01)
+        var frame = 0
+        while tick.seconds < 20 {
+            let fresh = tick >= nextResult
+            if feeder.isDue(at: tick, fresh: fresh) { calls.append(tick) }
+            if fresh {
+                frame += 1
+                nextResult = MonotonicInstant(seconds: Double(frame) / 30 + 0.01 + Double.random(in: -0.008...0.008, using: &generator))
+            }
+            tick = min(nextResult, feeder.nextDue ?? nextResult)
+        }
+        let windows = stride(from: 10, to: calls.count, by: 1).map { i in 10 / calls[i].seconds(since: calls[i - 10]) }
+        #expect(windows.allSatisfy { $0 <= 33 && $0 >= 27 }, "rates \(windows.min() ?? 0)…\(windows.max() ?? 0)")
+        #expect(calls.count >= 590 && calls.count <= 610)
+    }
+
     @Test func lateCallerSkipsTicksInsteadOfBursting() throws {
         var feeder = try TrackFeeder(rate: 30)
         let answers = [0, 0.02, 0.25, 0.255].map { feeder.isDue(at: MonotonicInstant(seconds: $0)) }

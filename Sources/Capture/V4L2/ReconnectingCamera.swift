@@ -73,6 +73,7 @@ public final class ReconnectingCamera: FrameSource {
     }
 
     public var droppedFrames: Int { counters.errorFrames + counters.corruptFrames }
+    public var counts: SourceCounts { counters.sourceCounts }
 
     public func nextFrame() throws(FrameSourceError) -> Frame? {
         while !cancellation.isCancelled {
@@ -81,9 +82,11 @@ public final class ReconnectingCamera: FrameSource {
                 continue
             }
             do {
-                let frame = try camera.nextFrame()
+                guard var frame = try camera.nextFrame() else { return nil }
                 framesSinceZoomCheck += 1
                 if framesSinceZoomCheck >= Int(max(1, camera.nominalFrameRate)) { updateInformation(camera) }
+                frame.camera = information.current.flatMap { $0.referenceDimensions == frame.size ? $0 : nil }
+                    ?? intrinsics.cameraInformation(size: frame.size)
                 return frame
             } catch where error.kind == .disconnected || error.kind == .timeout {
                 retire(camera)

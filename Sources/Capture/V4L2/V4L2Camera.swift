@@ -17,6 +17,11 @@ public struct CaptureCounters: Sendable, Hashable {
     public var sequenceGaps = 0
     /// Calls that returned EIO and were retried.
     public var ioErrors = 0
+
+    /// The undelivered frames by cause, in the pipeline's terms.
+    public var sourceCounts: SourceCounts {
+        SourceCounts(lostInDriver: sequenceGaps, skippedForNewer: skippedForNewer, damaged: corruptFrames, errorFlagged: errorFrames)
+    }
 }
 
 /// A V4L2 camera streaming through mmap buffers: format negotiation, poll with a timeout,
@@ -82,6 +87,7 @@ public final class V4L2Camera: FrameSource {
     }
 
     public var droppedFrames: Int { counters.errorFrames + counters.corruptFrames }
+    public var counts: SourceCounts { counters.sourceCounts }
 
     /// Live mappings; zero once closed.
     public var mappedBufferCount: Int { buffers.count }

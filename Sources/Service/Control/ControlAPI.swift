@@ -247,7 +247,7 @@ public final class ControlAPI: Sendable {
         ]
         if let aim = accessory.framingTarget { out["framingTarget"] = ["x": aim.x, "y": aim.y] }
         let c = monitor.counters()
-        out["figures"] = ["uptime": c.uptime, "frames": c.frames, "framesDropped": c.framesDropped,
+        out["figures"] = ["uptime": c.uptime, "frames": c.frames, "framesDropped": c.accounting.notProcessed, "framesProduced": c.accounting.produced,
                           "fps": c.stages.first { $0.name == MetricsExposition.frameStage }?.perSecond ?? 0,
                           "trackCalls": accessory.trackCallCount, "rateContractErrors": c.rateContractErrors]
         return out

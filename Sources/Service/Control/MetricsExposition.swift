@@ -19,14 +19,18 @@ enum MetricsExposition {
         let commands = accessory.motors.commandCounts
         metric("uptime_seconds", "gauge", "Seconds since the session started.", [("", c.uptime)])
         metric("frames_total", "counter", "Frames through the pipeline.", [("", Double(c.frames))])
-        metric("frames_dropped_total", "counter", "Frames dropped because a newer one arrived before they were processed.", [("", Double(c.framesDropped))])
+        metric("frames_dropped_total", "counter", "Frames the source produced that were not processed, all causes (see source_frames_total).",
+               [("", Double(c.accounting.notProcessed))])
+        metric("source_frames_total", "counter", "Every frame the source produced, by what became of it.",
+               c.accounting.outcomes.map { ("{outcome=\"\($0.key)\"}", Double($0.count)) })
         metric("detector_failures_total", "counter", "Detector runs that failed (the frame went on without them).", [("", Double(c.detectorFailures))])
         metric("stage_fps", "gauge", "Runs per second of each stage over the last 5 s.",
                c.stages.map { ("{stage=\"\(escape($0.name))\"}", $0.perSecond) })
         metric("stage_runs_total", "counter", "Runs of each stage.", c.stages.map { ("{stage=\"\(escape($0.name))\"}", Double($0.runs)) })
         metric("stage_latency_milliseconds", "summary", "Time each stage took over its last 300 runs.",
                c.stages.flatMap { s in [("{stage=\"\(escape(s.name))\",quantile=\"0.5\"}", s.median), ("{stage=\"\(escape(s.name))\",quantile=\"0.99\"}", s.p99)] })
-        metric("track_calls_total", "counter", "track() calls made (their rate is stage_fps{stage=\"capture→command\"}).", [("", Double(accessory.trackCallCount))])
+        metric("track_calls_total", "counter", "track() calls made.", [("", Double(accessory.trackCallCount))])
+        metric("track_calls_per_second", "gauge", "track() calls per second over the last 5 s.", [("", c.trackCallsPerSecond)])
         metric("rate_contract_violations_total", "counter", "track() calls refused for breaking the 10-30 Hz contract.", [("", Double(c.rateContractErrors))])
         let error = accessory.centeringError
         metric("centering_error_degrees", "gauge", "The framed subject's offset from the framing target at the last track() call.",

@@ -45,7 +45,8 @@ public final class SessionMonitor: Sendable {
         var stages: [String: StageWindow] = [:]
         var stageOrder: [String] = []
         var frames = 0
-        var framesDropped = 0
+        var accounting = FrameAccounting()
+        var trackCalls = StageWindow()
         var detectorFailures = 0
         var rateContractErrors = 0
         var snapshot: Snapshot?
@@ -63,7 +64,7 @@ public final class SessionMonitor: Sendable {
     private var elapsed: Double { clock.now.seconds(since: started) }
 
     /// A frame went through the pipeline: the time each stage took, what it found.
-    public func recordFrame(_ snapshot: Snapshot, stages: [(String, Double)], dropped: Int, detectorFailures: Int) {
+    public func recordFrame(_ snapshot: Snapshot, stages: [(String, Double)], accounting: FrameAccounting, detectorFailures: Int) {
         let time = elapsed
         figures.withLock { f in
             for (name, ms) in stages {
@@ -71,7 +72,7 @@ public final class SessionMonitor: Sendable {
                 f.stages[name, default: StageWindow()].record(ms, at: time)
             }
             f.frames += 1
-            f.framesDropped = dropped
+            f.accounting = accounting
             f.detectorFailures += detectorFailures
             f.snapshot = snapshot
             f.snapshotSequence += 1
@@ -80,11 +81,16 @@ public final class SessionMonitor: Sendable {
 
     public func recordRateContractError() { figures.withLock { $0.rateContractErrors += 1 } }
 
-    /// A `track` call was made with observations this old (ms): the stage "capture→command",
-    /// whose rate is the track-call rate.
-    public func recordTrackCall(observationAge milliseconds: Double) {
+    /// The frame accounting moved on without a processed frame (frames skipped, lost, damaged).
+    func recordAccounting(_ accounting: FrameAccounting) { figures.withLock { $0.accounting = accounting } }
+
+    /// A `track` call was made; `latency` (ms from capture) when it carried a frame's subject
+    /// for the first time: the stage "capture→command". Calls without one add no sample.
+    public func recordTrackCall(latency milliseconds: Double?) {
         let time = elapsed
         figures.withLock { f in
+            f.trackCalls.record(0, at: time)
+            guard let milliseconds else { return }
             let name = "capture→command"
             if f.stages[name] == nil { f.stageOrder.append(name) }
             f.stages[name, default: StageWindow()].record(milliseconds, at: time)
@@ -108,7 +114,8 @@ public final class SessionMonitor: Sendable {
     struct Counters {
         var uptime: Double
         var frames: Int
-        var framesDropped: Int
+        var accounting: FrameAccounting
+        var trackCallsPerSecond: Double
         var detectorFailures: Int
         var rateContractErrors: Int
         var stages: [StageFigures]
@@ -117,7 +124,8 @@ public final class SessionMonitor: Sendable {
     func counters() -> Counters {
         let now = elapsed
         return figures.withLock { f in
-            Counters(uptime: now, frames: f.frames, framesDropped: f.framesDropped, detectorFailures: f.detectorFailures,
+            Counters(uptime: now, frames: f.frames, accounting: f.accounting, trackCallsPerSecond: f.trackCalls.rate(at: now),
+                     detectorFailures: f.detectorFailures,
                      rateContractErrors: f.rateContractErrors,
                      stages: f.stageOrder.compactMap { name in
                          guard let w = f.stages[name] else { return nil }

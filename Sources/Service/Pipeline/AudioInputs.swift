@@ -1,0 +1,55 @@
+import Audio
+import DockCore
+import Foundation
+import Simulation
+
+/// Live microphones: the capture thread's queue, drained by the perception step.
+final class MicrophoneInput: AudioInput {
+    let thread: AudioCaptureThread
+
+    init(thread: AudioCaptureThread) { self.thread = thread }
+
+    func blocks(until now: MonotonicInstant, yaw: Double) -> [AudioBlock] { thread.drain() }
+
+    var endedReason: String? {
+        let ended = thread.ended
+        return ended.closed ? (ended.reason?.message ?? "the device ended") : nil
+    }
+
+    var blockCounts: (received: Int, dropped: Int)? { (thread.received, thread.dropped) }
+
+    deinit { thread.stop() }
+}
+
+/// A generated scene heard by microphones on the camera: rendered up to `now` with the head's
+/// yaw taken as moving linearly since the last call.
+final class SceneSoundInput: AudioInput {
+    private let sound: SceneSound
+    private let array: MicrophoneArray
+    private var rendered = 0
+    private var lastYaw: (time: Double, yaw: Double)?
+
+    init(sound: SceneSound, array: MicrophoneArray) {
+        self.sound = sound
+        self.array = array
+    }
+
+    func blocks(until now: MonotonicInstant, yaw: Double) -> [AudioBlock] {
+        let time = now.seconds(since: .zero)
+        let end = min(sound.frameCount, Int(time * sound.sampleRate))
+        guard end > rendered else { return [] }
+        let from = lastYaw ?? (time, yaw)
+        let span = time - from.time
+        let channels = sound.render(rendered..<end, array: array) { t in
+            span > 0 ? from.yaw + (yaw - from.yaw) * min(1, max(0, (t - from.time) / span)) : yaw
+        }
+        let block = AudioBlock(channels: channels, sampleRate: sound.sampleRate,
+                               start: MonotonicInstant.zero.advanced(bySeconds: Double(rendered) / sound.sampleRate), sequence: rendered)
+        rendered = end
+        lastYaw = (time, yaw)
+        return [block]
+    }
+
+    var endedReason: String? { nil }
+    var blockCounts: (received: Int, dropped: Int)? { nil }
+}

@@ -1,0 +1,107 @@
+import Bench
+import DockCore
+import Foundation
+import Imaging
+import Simulation
+import Tracking
+import Vision
+
+/// The per-frame sinks every rig shares, on the perception thread: the control API's monitor,
+/// the figures against ground truth, the trace, the annotated video and the status line.
+struct FrameRecorder {
+    let configuration: SessionConfiguration
+    let rig: Rig
+    let monitor: SessionMonitor
+    let detectorName: String
+    private(set) var metrics: LoopMetrics?
+    private var identities = IdentityNumbers()
+    private var writer: VideoWriter?
+
+    init(configuration: SessionConfiguration, rig: Rig, monitor: SessionMonitor, detectorName: String) throws(SessionError) {
+        self.configuration = configuration
+        self.rig = rig
+        self.monitor = monitor
+        self.detectorName = detectorName
+        let camera = rig.camera
+        if rig.truth != nil, configuration.keepFrameRecords {
+            metrics = LoopMetrics(viewWidth: Double(camera.referenceDimensions.width), viewHeight: Double(camera.referenceDimensions.height),
+                                  focalLength: camera.intrinsics.fx)
+        }
+        if let path = configuration.outputVideo {
+            do {
+                writer = try VideoWriter(path: path, size: camera.referenceDimensions, fps: rig.nominalFrameRate)
+            } catch {
+                throw SessionError("cannot write the annotated video: \(error)")
+            }
+        }
+    }
+
+    /// Records one processed frame: `time` is seconds since the run's first frame, `command`
+    /// the motors' latest velocity.
+    mutating func record(_ p: Perception, time: Double, command: Vector3D, summary: inout SessionSummary) {
+        let coordinates = ImageCoordinates(size: p.frame.size)
+        let truthInView = recordTruth(p, time: time, command: command, coordinates: coordinates, summary: &summary)
+        if writer != nil { writeVideo(p, time: time, command: command, truth: truthInView, summary: &summary) }
+        if configuration.keepFrameRecords {
+            summary.trace.append(TraceRow(sequence: p.frame.stamp.sequence, time: time, yaw: p.pose.y, pitch: p.pose.x,
+                                          commandYaw: command.y, commandPitch: command.x, selectedID: p.framed.first?.id,
+                                          subjects: p.subjects.map { ($0.id, $0.rect.x, $0.rect.y, $0.rect.width, $0.rect.height) }))
+        }
+    }
+
+    /// The frame against where the people really are; returns their boxes in the view.
+    private mutating func recordTruth(_ p: Perception, time: Double, command: Vector3D, coordinates: ImageCoordinates,
+                                      summary: inout SessionSummary) -> [PixelRect] {
+        guard let truth = rig.truth, var recorded = metrics else { return [] }
+        let virtualCamera = rig.virtualCamera
+        let people = truth.groundTruth(sequence: p.frame.stamp.sequence).map { person in
+            let rect = virtualCamera.map { $0.project(worldRect: person.face, pose: p.pose) } ?? person.face
+            let direction = virtualCamera?.pose(centering: PixelPoint(x: person.face.midX, y: person.face.midY)) ?? Vector3D()
+            return PersonSample(id: person.id, rect: rect, hidden: person.hidden, speaking: person.speaking, yaw: direction.y, pitch: direction.x)
+        }
+        let faceTracks = p.faceTracks.map { IdentifiedBox(id: identities.number(for: $0.uuid), rect: coordinates.pixels($0.rect)) }
+        let sample = FrameSample(time: time, yaw: p.pose.y, pitch: p.pose.x, commandYaw: command.y, commandPitch: command.x,
+                                 people: people, selected: p.framed.first.map { coordinates.pixels($0.rect) },
+                                 alsoSelected: p.framed.dropFirst().map { coordinates.pixels($0.rect) }, faceTracks: faceTracks)
+        let target = SceneEvaluation.target(in: sample, primaryID: nil)
+        let targetRect = target.flatMap { id in people.first { $0.id == id } }?.rect
+        recorded.record(LoopSample(time: sample.time, targetCenterX: targetRect?.midX, targetCenterY: targetRect?.midY,
+                                   targetSelected: target.map { SceneEvaluation.chosenPeople(sample).contains($0) } ?? false))
+        metrics = recorded
+        summary.frameSamples.append(sample)
+        return people.compactMap { $0.hidden ? nil : $0.rect }
+    }
+
+    private mutating func writeVideo(_ p: Perception, time: Double, command: Vector3D, truth: [PixelRect], summary: inout SessionSummary) {
+        guard let writer else { return }
+        var text = String(format: "OpenDock  frame %d  t %.2f s  detector %@  subject %@", summary.frames, time, detectorName as NSString,
+                          (p.framed.isEmpty ? "none" : p.framed.map { "#\($0.id)" }.joined(separator: "+")) as NSString)
+        if let metrics, let last = metrics.samples.last {
+            // Live figures against the truth: this frame's error and the share in view so far.
+            text += String(format: "  error %@  in view %@",
+                           (metrics.centeringErrorDegrees(last).map { String(format: "%.1f deg", $0) } ?? "-") as NSString,
+                           (metrics.inViewShare.map { String(format: "%.0f%%", $0 * 100) } ?? "-") as NSString)
+        }
+        let annotated = !configuration.annotateOutput ? p.frame
+            : Annotator().annotate(p.frame, detections: p.detections, subjects: p.subjects, selectedID: p.framed.first?.id,
+                                   truth: truth, pose: p.pose, command: command, text: text)
+        do { try writer.write(annotated) } catch {
+            // Losing the video must not stop the tracking: say so once and go on without it.
+            writer.close()
+            self.writer = nil
+            summary.outputVideoError = "annotated video stopped at frame \(summary.frames): \(error)"
+        }
+    }
+
+    /// The live figures for the status line.
+    func status(_ p: Perception, frames: Int, time: Double, wallSeconds: Double) -> SessionStatus {
+        let last = metrics?.samples.last.flatMap { metrics?.centeringErrorDegrees($0) }
+        return SessionStatus(frame: frames, totalFrames: rig.totalFrames, mediaTime: time, wallSeconds: wallSeconds, pose: p.pose,
+                             selectedID: p.framed.first?.id, inViewShare: metrics?.inViewShare, lastCenteringError: last)
+    }
+
+    mutating func close() {
+        writer?.close()
+        writer = nil
+    }
+}

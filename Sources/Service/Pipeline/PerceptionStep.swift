@@ -1,0 +1,105 @@
+import Audio
+import DockCore
+import Foundation
+import Tracking
+import Vision
+
+/// What the perception step made of one frame.
+struct Perception {
+    var frame: Frame
+    var camera: CameraInformation
+    /// The head's pose when the frame was taken (zero when no rig knows it).
+    var pose: Vector3D
+    var detections: [Detection]
+    var detectorFailures: Int
+    var subjects: [TrackedSubject]
+    /// The selector's choice (a client's lock, else the most salient subject).
+    var selected: TrackedSubject?
+    /// Whom to frame: the selector's choice, or the speakers' (one person or a group).
+    var framed: [TrackedSubject]
+    var speaking: [UUID: Double]
+    /// Someone talking where nobody is tracked: the head turns towards the voice.
+    var sound: NormalizedRect?
+    /// Someone tracked was heard speaking (speakingConfidence over the policy's threshold).
+    var heardSpeaker: Bool
+    /// The tracker's confirmed face tracks (for identity metrics).
+    var faceTracks: [(uuid: UUID, rect: NormalizedRect)]
+}
+
+/// Where sound comes from: live microphones, or a generated scene heard by microphones on the
+/// camera (rendered for the head's yaw). A recording's sound is analysed whole and needs none.
+protocol AudioInput: AnyObject {
+    /// The blocks heard up to `now`, with the head at `yaw`.
+    func blocks(until now: MonotonicInstant, yaw: Double) -> [AudioBlock]
+    /// Why the sound stopped, once it has (a device that went away).
+    var endedReason: String? { get }
+    /// Blocks received and lost behind the reader, for the summary (nil: not a live device).
+    var blockCounts: (received: Int, dropped: Int)? { get }
+}
+
+/// One frame's perception: detect → observations → tracker → selection → speakers and lips →
+/// saliency. Owned by one thread (the perception thread, or the lock-step loop).
+final class PerceptionStep {
+    let detection: DetectionStage
+    private var tracker = SubjectTracker()
+    private var selector = SubjectSelector()
+    private let mapper = ObservationMapper()
+    private(set) var follower: SpeakerFollower?
+    private let lipReader: LipReader?
+    let audio: (any AudioInput)?
+    private let speakingThreshold: Double
+
+    init(detection: DetectionStage, follower: SpeakerFollower?, lipReader: LipReader?, audio: (any AudioInput)?,
+         speakingThreshold: Double) {
+        self.detection = detection
+        self.follower = follower
+        self.lipReader = lipReader
+        self.audio = audio
+        self.speakingThreshold = speakingThreshold
+    }
+
+    /// Perceives `frame` at `now` (its capture time in lock-step, the clock's time live). A
+    /// client's lock (`locked`) wins over speaker following.
+    func perceive(_ frame: Frame, camera: CameraInformation, locked: [UUID], now: MonotonicInstant,
+                  cancelled: () -> Bool) -> Perception {
+        let pose = frame.headPose ?? Vector3D()
+        let found = detection.detect(frame, tracking: tracker.focus, cancelled: cancelled)
+        tracker.update(with: mapper.observations(from: found.detections), stamp: frame.stamp)
+        let subjects = tracker.confirmedSubjects
+        selector.locked = locked
+        let selected = selector.select(from: subjects)
+        var result = Perception(frame: frame, camera: camera, pose: pose, detections: found.detections,
+                                detectorFailures: found.errors.count, subjects: subjects, selected: selected,
+                                framed: selected.map { [$0] } ?? [], speaking: [:], sound: nil, heardSpeaker: false,
+                                faceTracks: tracker.confirmedTracks.filter { $0.kind == .humanFace }.map { ($0.uuid, $0.rect) })
+        listen(into: &result, locked: !locked.isEmpty, now: now)
+        return result
+    }
+
+    /// Who speaks decides whom to frame in automatic mode.
+    private func listen(into result: inout Perception, locked: Bool, now: MonotonicInstant) {
+        guard var listening = follower else { return }
+        defer { follower = listening }
+        if let audio { listening.hear(audio.blocks(until: now, yaw: result.pose.y)) }
+        if listening.heardSpeech(within: 1, of: now) {
+            lipReader?.read(result.frame, detections: result.detections, subjects: result.subjects)
+        }
+        guard !locked else { return }
+        let heard = listening.choose(from: result.subjects, fallback: result.selected, camera: result.camera, yaw: result.pose.y,
+                                     lips: lipReader?.activity(at: result.frame.stamp.time) ?? [:], at: now)
+        result.framed = heard.chosen
+        result.speaking = heard.speaking
+        result.sound = heard.sound
+        result.heardSpeaker = heard.speaking.values.contains { $0 >= speakingThreshold }
+    }
+
+    /// What `trackingStates` publishes for this frame: every subject with its saliency and
+    /// speakingConfidence.
+    func assessments(of perception: Perception) -> [SubjectAssessment] {
+        var assessments = Saliency.assess(perception.subjects, at: perception.frame.stamp.time)
+        for i in assessments.indices { assessments[i].speakingConfidence = perception.speaking[assessments[i].uuid] }
+        return assessments
+    }
+
+    var audioRestarts: Int { follower?.audioRestarts ?? 0 }
+}

@@ -1,0 +1,185 @@
+import Bench
+import Capture
+import DockCore
+import DockKit
+import Foundation
+import Imaging
+import Motion
+import Tracking
+
+/// A live view of a run, handed to the status line.
+public struct SessionStatus: Sendable {
+    public var frame: Int
+    public var totalFrames: Int?
+    /// Seconds from the first frame to this frame's capture.
+    public var mediaTime: Double
+    /// Seconds from the first frame to now, on the rig's clock.
+    public var wallSeconds: Double
+    public var pose: Vector3D
+    public var selectedID: Int?
+    public var inViewShare: Double?
+    public var lastCenteringError: Double?
+}
+
+/// The one loop every run uses — `dockd --camera`, `dockd --demo`, `dockd --source`, the
+/// benchmark and the soak: frame source → perception (detect → observations → tracker →
+/// selection → speakers and lips → saliency → publish) → control (feeder at 10–30 Hz →
+/// `DockAccessory.submit` → motor controller). The rig supplies the source, the motors, the
+/// sound and the clock.
+///
+/// In real time (a camera, the demo, the soak) a capture thread posts frames to a newest-only
+/// mailbox, perception runs on the caller's thread and control on a thread of its own, which
+/// sends a command as soon as a newer frame's result exists and otherwise keeps the feeder's
+/// schedule. In lock-step (the benchmark) the same steps run frame by frame in media time, so
+/// a run repeats exactly whatever the machine's speed.
+public final class Pipeline: PipelineSession {
+    public let configuration: SessionConfiguration
+    public let sourceSummary: String
+    public let detectorName: String
+    public let detectorFallback: String?
+    public let audioNote: String?
+    public let accessory: DockAccessory
+    /// The motor device driven (the simulated gimbal, or the dry run's name).
+    public var motorName: String { rig.backend.name }
+    public let monitor = SessionMonitor()
+    public var manager: DockAccessoryManager?
+    public var progress: (@Sendable () -> Void)?
+    /// Receives one line per camera or audio event (docked, undocked, audio stopped).
+    public var log: (String) -> Void = { _ in }
+    let rig: Rig
+    let perception: PerceptionStep
+    let controlFigures = Protected(ControlFigures())
+    private var recorder: FrameRecorder
+    /// From a stop request to the motors' halt, seconds (set by the halt itself).
+    private let haltDelay = Protected<Double?>(nil)
+    private let wallClock = SystemMonotonicClock()
+
+    /// Builds the detectors first, then the rig (a live camera streams from the moment it is
+    /// opened, so it opens once the pipeline is ready for its frames).
+    init(configuration: SessionConfiguration, makeRig: () throws(SessionError) -> Rig) throws(SessionError) {
+        self.configuration = configuration
+        if let threads = configuration.openCVThreads { Imaging.setThreadCount(threads) }
+        let built = try configuration.makeDetectionStage()
+        detectorFallback = built.fallback
+        detectorName = built.stage.name
+        rig = try makeRig()
+        sourceSummary = rig.sourceSummary
+        let (lipReader, note) = configuration.makeLipReader(following: rig.sound.follower != nil, note: rig.sound.note)
+        audioNote = note
+        perception = PerceptionStep(detection: built.stage, follower: rig.sound.follower, lipReader: lipReader, audio: rig.sound.input,
+                                    speakingThreshold: configuration.speakerPolicy.speakingThreshold)
+        accessory = DockAccessory(name: rig.backend.name, backend: rig.backend, clock: rig.clock,
+                                  controlLaw: configuration.controlLaw.make(configuration.framing, pid: configuration.pid))
+        try configuration.configureFraming(of: accessory)
+        recorder = try FrameRecorder(configuration: configuration, rig: rig, monitor: monitor, detectorName: built.stage.name)
+    }
+
+    /// The simulated rig: the demo scene or a recording, the simulated gimbal or none.
+    public convenience init(simulating configuration: SessionConfiguration, initialPose: Vector3D = Vector3D()) throws(SessionError) {
+        try self.init(configuration: configuration) { () throws(SessionError) in try Rig.simulated(configuration, initialPose: initialPose) }
+    }
+
+    /// The live rig: a V4L2 camera, a motor device or none, microphones when named.
+    public convenience init(live configuration: SessionConfiguration, system: any VideoDeviceSystem = LinuxVideoDeviceSystem()) throws(SessionError) {
+        try self.init(configuration: configuration) { () throws(SessionError) in try Rig.live(configuration, system: system) }
+    }
+
+    public var totalFrames: Int? { rig.totalFrames }
+
+    /// Runs until the source ends, a limit is reached or `stop` is set. Leaves the motors stopped.
+    public func run(stop: StopFlag = StopFlag(), status: ((SessionStatus) -> Void)? = nil) throws(SessionError) -> SessionSummary {
+        var summary = SessionSummary()
+        summary.detectorName = detectorName
+        summary.outputVideo = configuration.outputVideo
+        summary.timings = StageTimings(capacity: configuration.timingWindow)
+        let cpuStart = SessionSummary.processCPUSeconds()
+        let runStart = wallClock.now
+        defer { recorder.close() }
+        switch rig.timing {
+        case .lockStep: try LockStepDriver(pipeline: self).run(stop: stop, status: status, summary: &summary)
+        case .realTime: try RealTimeDriver(pipeline: self).run(stop: stop, status: status, summary: &summary)
+        }
+        summary.cpuSeconds = SessionSummary.processCPUSeconds() - cpuStart
+        // Motors cannot move before the run starts: a stop asked for during start-up counts from then.
+        summary.motorStopDelay = haltDelay.withLock { $0 } ?? stop.setAt.map { wallClock.now.seconds(since: max($0, runStart)) }
+        let figures = controlFigures.withLock { $0 }
+        summary.trackCalls = figures.trackCalls
+        summary.rateContractErrors = figures.rateContractErrors
+        for latency in figures.commandLatencies.samples["capture→command"] ?? [] {
+            summary.timings.record("capture→command", milliseconds: latency)
+        }
+        if let counts = perception.audio?.blockCounts {
+            (summary.audioBlocks, summary.audioBlocksDropped) = counts
+            summary.audioRestarts = perception.audioRestarts
+        }
+        summary.finalCommand = accessory.motors.lastCommand
+        summary.deadmanStops = accessory.motors.deadmanStops
+        summary.silentMotorStops = accessory.motors.silenceStops
+        summary.metrics = recorder.metrics
+        return summary
+    }
+
+    /// A stop request halts the motors at once, from the thread that asks (the signal thread),
+    /// not after the frame in progress; the commands that follow are refused.
+    func haltOnStop(_ stop: StopFlag, runStart: MonotonicInstant) {
+        let motors = accessory.motors, clock = rig.clock, haltDelay = self.haltDelay
+        stop.whenSet { setAt in
+            motors.halt(at: clock.now)
+            haltDelay.withLock { $0 = SystemMonotonicClock().now.seconds(since: max(setAt, runStart)) }
+        }
+    }
+
+    /// A control step on the accessory, for whichever thread drives control.
+    func makeControlStep() throws(SessionError) -> ControlStep {
+        do {
+            return ControlStep(feeder: try TrackFeeder(rate: configuration.trackRate), accessory: accessory, monitor: monitor, figures: controlFigures)
+        } catch {
+            throw SessionError("--rate: \(error)")
+        }
+    }
+
+    /// Perceives one frame at `now` on the rig's clock and publishes its tracking state.
+    func perceive(_ frame: Frame, at now: MonotonicInstant, stop: StopFlag) -> Perception {
+        var frame = frame
+        // A live head's pose at the frame's capture, from its feedback.
+        if frame.headPose == nil { frame.headPose = rig.backend.motionState(at: frame.stamp.time).angularPositions }
+        let p = perception.perceive(frame, camera: frame.camera ?? rig.camera, locked: accessory.lockedSubjects, now: now,
+                                    cancelled: { stop.isSet })
+        // Stamped with the frame's capture time, not the time tracking finished.
+        accessory.publishTracking(perception.assessments(of: p), time: Date(timeIntervalSinceNow: -rig.clock.now.seconds(since: frame.stamp.time)))
+        return p
+    }
+
+    /// After a frame is processed: the sinks, the monitor, the status line.
+    func finish(_ p: Perception, time: Double, wallSeconds: Double, stages: [(String, Double)], accounting: FrameAccounting,
+                summary: inout SessionSummary, status: ((SessionStatus) -> Void)?) {
+        summary.detectorFailures += p.detectorFailures
+        if p.heardSpeaker { summary.framesWithSpeaker += 1 }
+        recorder.record(p, time: time, command: controlFigures.withLock { $0.lastCommand }, summary: &summary)
+        summary.frames += 1
+        monitor.recordFrame(SessionMonitor.Snapshot(frame: p.frame, detections: p.detections.map(\.rect),
+                                                    subjects: p.subjects.map { ($0.id, $0.uuid, $0.rect) }, framed: p.framed.map(\.uuid)),
+                            stages: stages, accounting: accounting, detectorFailures: p.detectorFailures)
+        status?(recorder.status(p, frames: summary.frames, time: time, wallSeconds: wallSeconds))
+    }
+
+    /// Logs camera events and an audio source that ended (once).
+    func reportEvents(audioEnded: inout Bool) {
+        for event in rig.events.withLock({ e in defer { e.removeAll() }; return e }) {
+            switch event {
+            case .docked(let summary): log("camera docked: \(summary)")
+            case .undocked(let reason): log("camera undocked: \(reason); waiting for it to come back")
+            }
+        }
+        if !audioEnded, let reason = perception.audio?.endedReason {
+            audioEnded = true
+            log("audio stopped, following speakers by vision alone: \(reason)")
+        }
+    }
+}
+
+extension ControlTarget {
+    init(_ p: Perception) {
+        self.init(framed: p.framed, sound: p.sound, camera: p.camera, stamp: p.frame.stamp)
+    }
+}
