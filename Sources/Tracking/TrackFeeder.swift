@@ -35,15 +35,6 @@ public struct TrackFeeder: Sendable {
     public static let earliestFraction = 0.9
     public private(set) var lastCall: MonotonicInstant?
 
-    /// When the next call may go out: for a fresh result waiting, 0.9 of a period after the
-    /// last call (so calls move towards the results' phase and then follow each one at once),
-    /// else the schedule.
-    public func nextCall(fresh: Bool) -> MonotonicInstant? {
-        guard fresh, let last = lastCall else { return nextDue }
-        let early = last.advanced(bySeconds: Self.earliestFraction * period)
-        return nextDue.map { min($0, early) } ?? early
-    }
-
     /// True when a call should go out at `now`: on the schedule, or early for a `fresh` result
     /// (one from a newer frame than the last call carried); an early call restarts the schedule.
     public mutating func isDue(at now: MonotonicInstant, fresh: Bool) -> Bool {

@@ -40,11 +40,8 @@ struct ControlStep {
         self.figures = figures
     }
 
-    /// When the next call may go out for `target`: early when it holds a result no call has
-    /// carried yet, else on the feeder's schedule (nil before the first call).
-    func nextCall(for target: ControlTarget?) -> MonotonicInstant? {
-        feeder.nextCall(fresh: target.map { $0.stamp != lastCarried } ?? false)
-    }
+    /// When the next scheduled call is due (nil before the first).
+    var nextDue: MonotonicInstant? { feeder.nextDue }
 
     /// Runs the tick at `now`. `stopping` tells a refused call after a stop request (the motors
     /// are halted) from a broken rate contract.

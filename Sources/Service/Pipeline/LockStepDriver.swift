@@ -65,7 +65,7 @@ struct LockStepDriver {
         while tick < nextFrame {
             pipeline.rig.gimbal?.advance(to: tick)
             control.tick(at: tick, target: target, stopping: stop.isSet)
-            guard let due = control.nextCall(for: target), due > tick else { break }
+            guard let due = control.nextDue, due > tick else { break }
             tick = due
         }
     }

@@ -168,7 +168,7 @@ final class ControlThread: @unchecked Sendable {
             seen = version
             let now = clock.now
             step.tick(at: now, target: target, stopping: stop.isSet)
-            let wait = (step.nextCall(for: target) ?? now).seconds(since: clock.now)
+            let wait = (step.nextDue ?? now).seconds(since: clock.now)
             board.wait(newerThan: seen, seconds: min(max(wait, 0.0005), 0.05))
         }
     }
