@@ -6,21 +6,18 @@ import Simulation
 import Tracking
 import Vision
 
-/// The per-frame sinks every rig shares, on the perception thread: the control API's monitor,
-/// the figures against ground truth, the trace, the annotated video and the status line.
+/// The per-frame sinks every rig shares, on the perception thread: the figures against ground truth, the trace, the annotated video and the status line.
 struct FrameRecorder {
     let configuration: SessionConfiguration
     let rig: Rig
-    let monitor: SessionMonitor
     let detectorName: String
     private(set) var metrics: LoopMetrics?
     private var identities = IdentityNumbers()
     private var writer: VideoWriter?
 
-    init(configuration: SessionConfiguration, rig: Rig, monitor: SessionMonitor, detectorName: String) throws(SessionError) {
+    init(configuration: SessionConfiguration, rig: Rig, detectorName: String) throws(SessionError) {
         self.configuration = configuration
         self.rig = rig
-        self.monitor = monitor
         self.detectorName = detectorName
         let camera = rig.camera
         if rig.truth != nil, configuration.keepFrameRecords {

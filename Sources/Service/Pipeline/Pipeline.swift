@@ -71,7 +71,7 @@ public final class Pipeline: PipelineSession {
         accessory = DockAccessory(name: rig.backend.name, backend: rig.backend, clock: rig.clock,
                                   controlLaw: configuration.controlLaw.make(configuration.framing, pid: configuration.pid))
         try configuration.configureFraming(of: accessory)
-        recorder = try FrameRecorder(configuration: configuration, rig: rig, monitor: monitor, detectorName: built.stage.name)
+        recorder = try FrameRecorder(configuration: configuration, rig: rig, detectorName: built.stage.name)
     }
 
     /// The simulated rig: the demo scene or a recording, the simulated gimbal or none.

@@ -156,7 +156,6 @@ final class ControlThread: @unchecked Sendable {
     private func loop() {
         let accessory = pipeline.accessory, clock = pipeline.rig.clock
         var silent = false
-        var seen = 0
         while !stop.isSet && !ending.withLock({ $0 }) {
             pipeline.progress?()
             // A gimbal that stops answering is stopped by the motor controller; say so once.
@@ -164,8 +163,7 @@ final class ControlThread: @unchecked Sendable {
                 silent.toggle()
                 reportSilence(silent)
             }
-            let (target, version) = board.latest
-            seen = version
+            let (target, seen) = board.latest
             let now = clock.now
             step.tick(at: now, target: target, stopping: stop.isSet)
             let wait = (step.nextDue ?? now).seconds(since: clock.now)
