@@ -29,7 +29,7 @@ public enum JPEGError: Error, Sendable, Equatable, CustomStringConvertible {
 
 /// MJPEG frame decoding with libturbojpeg. One decoder per thread.
 public final class JPEGDecoder {
-    private let handle: tjhandle
+    private var handle: tjhandle
 
     public init() {
         handle = tjInitDecompress()
@@ -42,10 +42,13 @@ public final class JPEGDecoder {
         var width: Int32 = 0, height: Int32 = 0, subsampling: Int32 = 0, colorspace: Int32 = 0
         let base = data.baseAddress?.assumingMemoryBound(to: UInt8.self)
         guard tjDecompressHeader3(handle, base, UInt(data.count), &width, &height, &subsampling, &colorspace) == 0 else {
-            throw .invalidHeader(message())
+            let error = message()
+            renewHandle()
+            throw .invalidHeader(error)
         }
         // A header cut off before its frame marker can "succeed" with no size at all.
         guard width > 0, height > 0, width <= 65535, height <= 65535 else {
+            renewHandle()
             throw .invalidHeader("no image size in the header (\(width)x\(height))")
         }
         return PixelSize(width: Int(width), height: Int(height))
@@ -65,8 +68,20 @@ public final class JPEGDecoder {
                           Int32(size.height), Int32(pixelFormat.rawValue), TJFLAG_FASTDCT)
         }
         // libturbojpeg returns -1 for warnings too (e.g. premature end of data): both are damage.
-        if status != 0 { throw .corrupt(message()) }
+        if status != 0 {
+            let error = message()
+            renewHandle()
+            throw .corrupt(error)
+        }
         return frame
+    }
+
+    /// After a failure libturbojpeg's handle keeps part of the damaged stream's state and
+    /// misreads the next header (as 0x0): a fresh handle keeps a damaged frame from costing
+    /// the good one after it.
+    private func renewHandle() {
+        tjDestroy(handle)
+        handle = tjInitDecompress()
     }
 
     private func message() -> String { String(cString: tjGetErrorStr2(handle)) }

@@ -58,4 +58,18 @@ import TestSupport
             return true
         }
     }
+
+    /// A damaged frame costs only itself: the good frames after it, through the same decoder,
+    /// decode (libturbojpeg's handle keeps an error state that used to refuse the next one).
+    @Test func aDamagedFrameDoesNotSpoilTheNext() throws {
+        let (bytes, original) = try jpeg()
+        let damaged = Array(bytes.prefix(600)) + [UInt8](repeating: 0x5A, count: 400)
+        let decoder = JPEGDecoder()
+        let stamp = FrameStamp(sequence: 0, time: .zero)
+        for _ in 0..<3 {
+            #expect(throws: JPEGError.self) { try damaged.withUnsafeBytes { try decoder.decode($0, stamp: stamp) } }
+            let frame = try bytes.withUnsafeBytes { try decoder.decode($0, stamp: stamp) }
+            #expect(Self.meanAbsoluteDifference(frame, original) < 8)
+        }
+    }
 }

@@ -52,6 +52,8 @@ import TestSupport
         }
         device.append(script)
         var c = configuration(device)
+        // The whole script (54 frames, under 2 s), then a stalled stream until the limit.
+        c.maximumFrames = nil
         c.maximumDuration = 3
         let session = try Pipeline(live: c, system: device)
         let summary = try session.run(stop: StopFlag(), status: nil)

@@ -10,75 +10,109 @@ import TestSupport
         #expect(throws: Never.self) { try TrackFeeder(rate: 10) }
     }
 
-    /// Detection results arrive at an uneven 7–45 Hz; the loop runs the feeder's ticks between
-    /// them, as the pipeline does; the calls stay at exactly 20 Hz.
-    @Test func callsAtAFixedRateWhateverTheDetectionRate() throws {
-        var feeder = try TrackFeeder(rate: 20)
-        var generator = SeededGenerator(seed: 7)
-        var calls: [MonotonicInstant] = []
-        var arrival = MonotonicInstant.zero
-        while arrival.seconds < 10 {
-            let next = arrival.advanced(bySeconds: Double.random(in: 1.0 / 45...1.0 / 7, using: &generator))
-            var tick = max(arrival, feeder.nextDue ?? arrival)
-            while tick < next {
-                if feeder.isDue(at: tick) { calls.append(tick) }
-                tick = feeder.nextDue!
+    /// Runs a feeder against results arriving at `arrivals`, waking as the control thread
+    /// does (at each result and at the feeder's next due time) until `end`; returns the calls
+    /// and, for each result a call carried, how long it waited.
+    private func drive(_ feeder: inout TrackFeeder, arrivals: [Double], until end: Double) -> (calls: [Double], waits: [Double]) {
+        var calls: [Double] = [], waits: [Double] = []
+        var newest: Double?, carried: Double?
+        var pending = arrivals[...]
+        var now = 0.0
+        while now < end {
+            while let next = pending.first, next <= now { newest = next; pending.removeFirst() }
+            let fresh = newest != nil && newest != carried
+            if feeder.isDue(at: MonotonicInstant(seconds: now), fresh: fresh) {
+                calls.append(now)
+                if fresh, let result = newest { waits.append(now - result); carried = result }
             }
-            arrival = next
+            let due = feeder.nextDue(fresh: newest != nil && newest != carried)?.seconds ?? now
+            now = min(pending.first ?? .infinity, max(due, now + 1e-6))
         }
-        #expect(calls.count >= 200 && calls.count <= 201)
-        let intervals = zip(calls.dropFirst(), calls).map { $0.seconds(since: $1) }
-        #expect(intervals.allSatisfy { abs($0 - 0.05) < 1e-6 })
-        #expect(feeder.skippedTicks == 0)
+        return (calls, waits)
     }
 
-    /// A result from a newer frame goes out as soon as 90 % of a period has passed since the
-    /// last call, and the schedule restarts from it; sooner, or without a fresh result, the
-    /// call waits for the schedule.
+    /// DockKit's judgement: after each call, the mean rate of the last 5 to 10 intervals.
+    private func windowRates(_ calls: [Double]) -> [Double] {
+        calls.indices.dropFirst(5).map { i in
+            let first = max(0, i - 10)
+            return Double(i - first) / (calls[i] - calls[first])
+        }
+    }
+
+    /// Detection results arrive at an uneven 7–45 Hz: each goes out within a period of
+    /// existing, and the calls stay inside the contract (at most 20 Hz here, at least 10).
+    @Test func callsFollowResultsInsideTheContractWhateverTheDetectionRate() throws {
+        var feeder = try TrackFeeder(rate: 20)
+        var generator = SeededGenerator(seed: 7)
+        var arrivals: [Double] = [0.01]
+        while arrivals.last! < 10 { arrivals.append(arrivals.last! + Double.random(in: 1.0 / 45...1.0 / 7, using: &generator)) }
+        let (calls, waits) = drive(&feeder, arrivals: arrivals, until: 10)
+        let rates = windowRates(calls)
+        #expect(rates.allSatisfy { $0 <= 20 * 1.1 && $0 >= 10 / 1.1 }, "rates \(rates.min() ?? 0)…\(rates.max() ?? 0)")
+        #expect(waits.allSatisfy { $0 <= feeder.period + 1e-9 }, "longest wait \(waits.max() ?? 0)")
+        #expect(waits.count > 100)
+    }
+
+    /// Results from a 30 fps camera arrive with ±8 ms of jitter: most go out the moment they
+    /// exist, none waits a period, and the sustained rate stays inside 30 Hz + 10 %.
+    @Test func freshResultsGoOutAtOnceInsideTheContract() throws {
+        var feeder = try TrackFeeder(rate: 30)
+        var generator = SeededGenerator(seed: 11)
+        let arrivals = (1...600).map { Double($0) / 30 + 0.01 + Double.random(in: -0.008...0.008, using: &generator) }
+        let (calls, waits) = drive(&feeder, arrivals: arrivals, until: 20)
+        let rates = windowRates(calls)
+        #expect(rates.allSatisfy { $0 <= 33 && $0 >= 27 }, "rates \(rates.min() ?? 0)…\(rates.max() ?? 0)")
+        let atOnce = waits.filter { $0 < 1e-6 }.count
+        #expect(Double(atOnce) / Double(waits.count) > 0.6, "\(atOnce) of \(waits.count) at once")
+        #expect(waits.sorted()[waits.count / 2] < 1e-6)
+        #expect(waits.allSatisfy { $0 < feeder.period / 2 }, "longest wait \(waits.max() ?? 0)")
+        #expect(waits.count >= 590)
+    }
+
+    /// With no new result the calls go on at the hold interval (1.5 periods, at most 0.1 s),
+    /// so the accessory keeps hearing from the pipeline.
+    @Test func withoutNewResultsTheCallsHold() throws {
+        for (rate, interval) in [(30.0, 0.05), (20, 0.075), (10, 0.1)] {
+            var feeder = try TrackFeeder(rate: rate)
+            let (calls, _) = drive(&feeder, arrivals: [0], until: 2)
+            let intervals = zip(calls.dropFirst(), calls).map { $0 - $1 }
+            #expect(intervals.allSatisfy { abs($0 - interval) < 1e-5 }, "\(rate) Hz: \(intervals.prefix(3))")
+            #expect(windowRates(calls).allSatisfy { $0 >= 10 / 1.1 })
+        }
+    }
+
+    /// A result from a newer frame goes out once the credit allows (0.77 of a period after the
+    /// last call at the earliest); sooner, or without a fresh result, the call waits.
     @Test func aFreshResultGoesOutEarlyButNeverTooSoon() throws {
         var feeder = try TrackFeeder(rate: 20)
         let t0 = MonotonicInstant(seconds: 1)
-        #expect(feeder.isDue(at: t0, fresh: true))
-        #expect(!feeder.isDue(at: t0.advanced(bySeconds: 0.04), fresh: true))     // 0.8 of a period: too soon
-        #expect(!feeder.isDue(at: t0.advanced(bySeconds: 0.046), fresh: false))   // not fresh: waits for 0.05
-        #expect(feeder.isDue(at: t0.advanced(bySeconds: 0.046), fresh: true))      // fresh, past 0.9 of a period
-        #expect(feeder.nextDue == t0.advanced(bySeconds: 0.096))
-        #expect(!feeder.isDue(at: t0.advanced(bySeconds: 0.09), fresh: false))
-        #expect(feeder.isDue(at: t0.advanced(bySeconds: 0.096), fresh: false))
-    }
-
-    /// Results from a 30 fps camera arrive with ±8 ms of jitter; calls follow them, each as soon
-    /// as it may, and the sustained rate stays inside DockKit's 30 Hz + 10 %.
-    @Test func freshResultsKeepTheSustainedRateInsideTheContract() throws {
-        var feeder = try TrackFeeder(rate: 30)
-        var generator = SeededGenerator(seed: 11)
-        var calls: [MonotonicInstant] = []
-        var tick = MonotonicInstant.zero
-        var nextResult = MonotonicInstant(seconds: 0.01)
-        var frame = 0
-        while tick.seconds < 20 {
-            let fresh = tick >= nextResult
-            if feeder.isDue(at: tick, fresh: fresh) { calls.append(tick) }
-            if fresh {
-                frame += 1
-                nextResult = MonotonicInstant(seconds: Double(frame) / 30 + 0.01 + Double.random(in: -0.008...0.008, using: &generator))
-            }
-            tick = min(nextResult, feeder.nextDue ?? nextResult)
+        // (seconds after t0, fresh result waiting, call expected)
+        let steps: [(Double, Bool, Bool)] = [
+            (0, true, true),
+            (0.037, true, false),    // 0.74 of a period: too soon
+            (0.04, false, false),    // not fresh: waits for the hold interval
+            (0.04, true, true),      // fresh, past 0.77 of a period
+        ]
+        for (offset, fresh, expected) in steps {
+            let due = feeder.isDue(at: t0.advanced(bySeconds: offset), fresh: fresh)
+            #expect(due == expected, "at +\(offset) s, fresh \(fresh)")
         }
-        let windows = stride(from: 10, to: calls.count, by: 1).map { i in 10 / calls[i].seconds(since: calls[i - 10]) }
-        #expect(windows.allSatisfy { $0 <= 33 && $0 >= 27 }, "rates \(windows.min() ?? 0)…\(windows.max() ?? 0)")
-        #expect(calls.count >= 590 && calls.count <= 610)
+        // The credit left (0.2 + 0.8 × 1.04 − 1 = 0.032) grows to one call in 0.968 / 1.04 periods.
+        let freshDue = try #require(feeder.nextDue(fresh: true)), holdDue = try #require(feeder.nextDue(fresh: false))
+        #expect(abs(freshDue.seconds(since: t0) - (0.04 + 0.968 / 1.04 * 0.05)) < 1e-9)
+        #expect(abs(holdDue.seconds(since: t0) - 0.115) < 1e-9)
+        let beforeHold = feeder.isDue(at: t0.advanced(bySeconds: 0.11), fresh: false)
+        let onHold = feeder.isDue(at: t0.advanced(bySeconds: 0.115), fresh: false)
+        #expect(!beforeHold && onHold)
     }
 
-    @Test func lateCallerSkipsTicksInsteadOfBursting() throws {
+    /// A caller back from a stall makes one call, not a burst of the ones it missed.
+    @Test func aStallBanksNoCalls() throws {
         var feeder = try TrackFeeder(rate: 30)
-        let answers = [0, 0.02, 0.25, 0.255].map { feeder.isDue(at: MonotonicInstant(seconds: $0)) }
-        // Due at once, not again within the period; after a quarter-second stall one call, then
-        // the schedule resumes a period later.
-        #expect(answers == [true, false, true, false])
-        #expect(feeder.skippedTicks == 6)
-        let next = try #require(feeder.nextDue)
-        #expect(next.seconds > 0.25 && next.seconds <= 0.25 + 1.0 / 30)
+        let answers = [0, 0.02, 0.25, 0.255, 0.27].map { feeder.isDue(at: MonotonicInstant(seconds: $0), fresh: true) }
+        #expect(answers == [true, false, true, false, false])
+        let next = try #require(feeder.nextDue(fresh: true))
+        #expect(abs(next.seconds - (0.25 + 0.8 / 1.04 / 30)) < 1e-9)
     }
 
     @Test func staleSubjectIsNotSubmitted() throws {

@@ -22,7 +22,7 @@ struct ControlFigures: Sendable {
     var lastCommand = Vector3D()
 }
 
-/// One control tick: the feeder's schedule (10–30 Hz, early for a fresh result) →
+/// One control tick: the feeder's pacing (a fresh result at once, inside 10–30 Hz) →
 /// `DockAccessory.submit` → motor controller, then the accessory's own service (motions in
 /// progress, the deadman). The same step runs on the live control thread and in lock-step.
 struct ControlStep {
@@ -40,8 +40,12 @@ struct ControlStep {
         self.figures = figures
     }
 
-    /// When the next scheduled call is due (nil before the first).
-    var nextDue: MonotonicInstant? { feeder.nextDue }
+    /// When a call can next go out with `target` (nil when none can: no target, or the
+    /// client drives the motors; the caller then waits for a new target).
+    func nextDue(for target: ControlTarget?) -> MonotonicInstant? {
+        guard let target, accessory.isSystemTrackingEnabled else { return nil }
+        return feeder.nextDue(fresh: target.stamp != lastCarried)
+    }
 
     /// Runs the tick at `now`. `stopping` tells a refused call after a stop request (the motors
     /// are halted) from a broken rate contract.

@@ -3,7 +3,7 @@ import DockCore
 import Foundation
 
 /// Runs the pipeline frame by frame in media time on one thread: each frame is perceived at
-/// its own time, then the control ticks run from it to the next frame at the feeder's rate,
+/// its own time, then the control ticks run from it to the next frame as the feeder paces them,
 /// advancing the simulated gimbal. The same scene and seed give the same run.
 struct LockStepDriver {
     let pipeline: Pipeline
@@ -57,15 +57,15 @@ struct LockStepDriver {
         do { return try pipeline.rig.makeSource() } catch { throw SessionError(error.message) }
     }
 
-    /// Control ticks from a frame to the next, at the feeder's own rate (the first one early
-    /// for the fresh result), as the live control thread runs them.
+    /// Control ticks from a frame to the next, as the live control thread runs them: the fresh
+    /// result at once (credit allowing), then hold calls if the next frame is slow to come.
     private func runControl(_ control: inout ControlStep, from now: MonotonicInstant, until nextFrame: MonotonicInstant,
                             target: ControlTarget, stop: StopFlag) {
         var tick = now
         while tick < nextFrame {
             pipeline.rig.gimbal?.advance(to: tick)
             control.tick(at: tick, target: target, stopping: stop.isSet)
-            guard let due = control.nextDue, due > tick else { break }
+            guard let due = control.nextDue(for: target), due > tick else { break }
             tick = due
         }
     }

@@ -29,8 +29,8 @@ public struct SessionStatus: Sendable {
 ///
 /// In real time (a camera, the demo, the soak) a capture thread posts frames to a newest-only
 /// mailbox, perception runs on the caller's thread and control on a thread of its own, which
-/// sends a command as soon as a newer frame's result exists and otherwise keeps the feeder's
-/// schedule. In lock-step (the benchmark) the same steps run frame by frame in media time, so
+/// sends a command as soon as a newer frame's result exists (inside the 10–30 Hz contract) and
+/// keeps calling at the feeder's hold interval while none comes. In lock-step (the benchmark) the same steps run frame by frame in media time, so
 /// a run repeats exactly whatever the machine's speed.
 public final class Pipeline: PipelineSession {
     public let configuration: SessionConfiguration

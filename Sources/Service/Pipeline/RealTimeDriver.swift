@@ -5,8 +5,8 @@ import Foundation
 
 /// Runs the pipeline in real time on three threads: capture (the rig's source into a
 /// newest-only mailbox), perception (the caller's thread) and control (its own thread, woken by
-/// each new result and by the feeder's schedule), so commands keep their rate however long a
-/// frame takes, and a result goes out as soon as it exists.
+/// each new result and by the feeder's hold interval), so a result goes out as soon as it
+/// exists and commands keep coming however long a frame takes.
 struct RealTimeDriver {
     let pipeline: Pipeline
 
@@ -124,7 +124,7 @@ final class TargetBoard: @unchecked Sendable {
 }
 
 /// The control thread: one control step per wake-up, woken by each new result and by the
-/// feeder's schedule; reports a motor device that falls silent (and answers again).
+/// feeder's pacing; reports a motor device that falls silent (and answers again).
 final class ControlThread: @unchecked Sendable {
     private var step: ControlStep
     private let pipeline: Pipeline
@@ -166,7 +166,8 @@ final class ControlThread: @unchecked Sendable {
             let (target, seen) = board.latest
             let now = clock.now
             step.tick(at: now, target: target, stopping: stop.isSet)
-            let wait = (step.nextDue ?? now).seconds(since: clock.now)
+            // At most 50 ms: the accessory's own service (motions, the deadman) runs each tick.
+            let wait = step.nextDue(for: target).map { $0.seconds(since: clock.now) } ?? 0.05
             board.wait(newerThan: seen, seconds: min(max(wait, 0.0005), 0.05))
         }
     }
