@@ -34,17 +34,24 @@ let package = Package(
         .target(name: "Tracking", dependencies: ["DockCore"]),
         .target(name: "Audio", dependencies: ["DockCore", "CVision", "CALSA"]),
         .target(name: "Motion", dependencies: ["DockCore", "CSerial"]),
-        .target(name: "Simulation", dependencies: ["DockCore", "Imaging", "Motion", "Audio"]),
-        .target(name: "DockKit", dependencies: ["DockCore", "Capture", "Vision", "Tracking", "Motion"]),
+        .target(name: "Simulation", dependencies: ["Audio", "DockCore", "Imaging"]),
+        .target(name: "DockKit", dependencies: ["DockCore", "Motion", "Tracking"]),
         .target(name: "Bench", dependencies: ["DockCore", "Tracking"]),
+
+        // The service: one pipeline for every rig; the control API's server and client; the
+        // daemon's options, configuration file and logs; the benchmark's runners.
         .target(
-            name: "Service",
-            dependencies: ["DockCore", "Capture", "Vision", "Tracking", "Motion", "Simulation", "DockKit", "Bench", "Imaging", "Audio", "CMicroHTTPD"]
+            name: "Pipeline",
+            dependencies: ["Audio", "Bench", "Capture", "DockCore", "DockKit", "Imaging", "Motion", "Simulation", "Tracking", "Vision"]
         ),
+        .target(name: "ControlClient", dependencies: ["DockCore"]),
+        .target(name: "ControlServer", dependencies: ["CMicroHTTPD", "ControlClient", "DockCore", "DockKit", "Imaging", "Motion", "Pipeline"]),
+        .target(name: "Daemon", dependencies: ["Audio", "ControlClient", "DockCore", "DockKit", "Motion", "Pipeline", "Vision"]),
+        .target(name: "BenchRunner", dependencies: ["Bench", "Capture", "Daemon", "DockCore", "Imaging", "Motion", "Pipeline", "Simulation", "Vision"]),
 
         // Executables
-        .executableTarget(name: "dockd", dependencies: ["Service", "DockKit"]),
-        .executableTarget(name: "dockctl", dependencies: ["Service", "Bench", "DockKit"]),
+        .executableTarget(name: "dockd", dependencies: ["Bench", "ControlServer", "Daemon", "DockKit", "Pipeline"]),
+        .executableTarget(name: "dockctl", dependencies: ["Audio", "Bench", "BenchRunner", "Capture", "ControlClient", "DockCore", "Pipeline"]),
 
         // DockKit programs as a client writes them (README, "DockKit examples"); the tests run them.
         .executableTarget(name: "example-sweep", dependencies: ["DockKit"], path: "Examples/Sweep"),
@@ -53,27 +60,33 @@ let package = Package(
         .executableTarget(name: "example-custom-tracking", dependencies: ["DockKit"], path: "Examples/CustomTracking"),
 
         // libFuzzer targets (Scripts/fuzz builds them with -sanitize=fuzzer; plain builds do nothing).
-        .executableTarget(name: "fuzz-codecs", dependencies: ["Motion"], path: "Sources/fuzz-codecs"),
-        .executableTarget(name: "fuzz-jpeg", dependencies: ["Capture", "DockCore"], path: "Sources/fuzz-jpeg"),
-        .executableTarget(name: "fuzz-options", dependencies: ["Service"], path: "Sources/fuzz-options"),
-        .executableTarget(name: "fuzz-files", dependencies: ["Bench"], path: "Sources/fuzz-files"),
-        .executableTarget(name: "fuzz-scenes", dependencies: ["Service"], path: "Sources/fuzz-scenes"),
-        .executableTarget(name: "fuzz-config", dependencies: ["Service"], path: "Sources/fuzz-config"),
-        .executableTarget(name: "fuzz-control", dependencies: ["Service", "DockKit", "Motion"], path: "Sources/fuzz-control"),
+        .executableTarget(name: "fuzz-codecs", dependencies: ["Motion"], path: "Fuzz/codecs"),
+        .executableTarget(name: "fuzz-jpeg", dependencies: ["Capture", "DockCore"], path: "Fuzz/jpeg"),
+        .executableTarget(name: "fuzz-options", dependencies: ["Daemon", "Pipeline"], path: "Fuzz/options"),
+        .executableTarget(name: "fuzz-files", dependencies: ["Bench"], path: "Fuzz/files"),
+        .executableTarget(name: "fuzz-scenes", dependencies: ["BenchRunner"], path: "Fuzz/scenes"),
+        .executableTarget(name: "fuzz-config", dependencies: ["Daemon"], path: "Fuzz/config"),
+        .executableTarget(name: "fuzz-control", dependencies: ["ControlClient", "ControlServer", "DockKit", "Motion", "Pipeline"], path: "Fuzz/control"),
 
         // Tests
         .target(name: "TestSupport", dependencies: ["DockCore", "Imaging", "Capture", "CV4L2", "Motion", "CSerial"], path: "Tests/TestSupport"),
-        .testTarget(name: "DockCoreTests", dependencies: ["DockCore", "TestSupport"]),
-        .testTarget(name: "ImagingTests", dependencies: ["Imaging", "TestSupport"]),
-        .testTarget(name: "CaptureTests", dependencies: ["Capture", "Imaging", "TestSupport", "CTurboJPEG", "CV4L2"]),
-        .testTarget(name: "VisionTests", dependencies: ["Vision", "Capture", "TestSupport"]),
-        .testTarget(name: "TrackingTests", dependencies: ["Tracking", "TestSupport"]),
-        .testTarget(name: "AudioTests", dependencies: ["Audio", "TestSupport"]),
-        .testTarget(name: "MotionTests", dependencies: ["Motion", "TestSupport", "CSerial"]),
-        .testTarget(name: "SimulationTests", dependencies: ["Simulation", "Imaging", "Vision", "Audio", "TestSupport"]),
-        .testTarget(name: "DockKitTests", dependencies: ["DockKit", "Tracking", "Simulation", "TestSupport"]),
-        .testTarget(name: "BenchTests", dependencies: ["Bench", "Tracking", "TestSupport"]),
-        .testTarget(name: "ServiceTests", dependencies: ["Service", "Bench", "TestSupport"]),
+        .testTarget(name: "DockCoreTests", dependencies: ["DockCore"]),
+        .testTarget(name: "ImagingTests", dependencies: ["DockCore", "Imaging", "TestSupport"]),
+        .testTarget(name: "CaptureTests", dependencies: ["Capture", "CV4L2", "DockCore", "Imaging", "TestSupport"]),
+        .testTarget(name: "VisionTests", dependencies: ["Capture", "DockCore", "Imaging", "TestSupport", "Vision"]),
+        .testTarget(name: "TrackingTests", dependencies: ["DockCore", "TestSupport", "Tracking"]),
+        .testTarget(name: "AudioTests", dependencies: ["Audio", "DockCore", "TestSupport"]),
+        .testTarget(name: "MotionTests", dependencies: ["DockCore", "Motion", "TestSupport"]),
+        .testTarget(name: "SimulationTests", dependencies: ["Audio", "DockCore", "Imaging", "Simulation", "TestSupport", "Vision"]),
+        .testTarget(name: "DockKitTests", dependencies: ["DockCore", "DockKit", "Motion", "TestSupport", "Tracking"]),
+        .testTarget(name: "LayoutTests"),
+        .testTarget(name: "BenchTests", dependencies: ["Bench", "DockCore", "TestSupport", "Tracking"]),
+        .testTarget(
+            name: "ServiceTests",
+            dependencies: [
+                "Audio", "Bench", "BenchRunner", "Capture", "ControlClient", "ControlServer", "CV4L2", "Daemon", "DockCore", "dockctl", "DockKit", "Imaging", "Motion", "Pipeline", "Simulation", "TestSupport", "Vision",
+            ]
+        ),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -130,38 +130,9 @@ public struct SceneEvaluation: Sendable {
         }
         self.loop = loop
 
-        // Step responses, each up to the next step (at most 4 s): the yaw's error from the
-        // target's direction at each instant, so a target that keeps moving after its jump (a
-        // real clip) is followed rather than compared with where it ends up.
         let times = samples.map(\.time)
-        var steps: [Step] = []
-        for (k, stepTime) in settings.steps.enumerated() {
-            let end = min(k + 1 < settings.steps.count ? settings.steps[k + 1] : .infinity, stepTime + 4)
-            let window = samples.indices.filter { times[$0] >= stepTime && times[$0] < end }
-            let errors = window.compactMap { i -> (Double, Double)? in
-                targets[i].flatMap { id in samples[i].people.first { $0.id == id } }.map { (times[i], samples[i].yaw - $0.yaw) }
-            }
-            // A jump within twice the band is no step for the head (it may rightly not move).
-            guard let first = errors.first, errors.count == window.count, abs(first.1) > 2 * settings.settleBand else { continue }
-            let response = MotionMetrics.stepResponse(times: errors.map(\.0), values: errors.map(\.1), stepTime: stepTime,
-                                                      start: first.1, target: 0, band: settings.settleBand)
-            steps.append(Step(time: stepTime, settleTime: response.settleTime, overshoot: response.overshoot))
-        }
-        self.steps = steps
-
-        // Re-acquisition after the target was hidden.
-        var reacquire: [Double?] = []
-        var hiddenBefore = false
-        for index in samples.indices {
-            let target = targets[index]
-            let hidden = target.flatMap { id in samples[index].people.first { $0.id == id } }?.hidden ?? false
-            if hiddenBefore && !hidden, let target {
-                let found = samples.indices[index...].first { framed[$0].contains(target) }
-                reacquire.append(found.map { times[$0] - times[index] })
-            }
-            hiddenBefore = hidden
-        }
-        reacquireTimes = reacquire
+        steps = Self.stepResponses(samples, targets: targets, settings: settings)
+        reacquireTimes = Self.reacquireTimes(samples, targets: targets, framed: framed)
 
         // Speakers: accuracy, how fast a change of speaker is followed, and wrong changes.
         let speakers = samples.map { sample in sample.people.first { $0.speaking }?.id }
@@ -196,6 +167,49 @@ public struct SceneEvaluation: Sendable {
         }
         self.reversals = reversals
 
+        identity = Self.identity(samples, settings: settings)
+    }
+
+    /// Step responses, each up to the next step (at most 4 s): the yaw's error from the
+    /// target's direction at each instant, so a target that keeps moving after its jump (a
+    /// real clip) is followed rather than compared with where it ends up.
+    static func stepResponses(_ samples: [FrameSample], targets: [Int?], settings: SceneEvaluationSettings) -> [Step] {
+        let times = samples.map(\.time)
+        var steps: [Step] = []
+        for (k, stepTime) in settings.steps.enumerated() {
+            let end = min(k + 1 < settings.steps.count ? settings.steps[k + 1] : .infinity, stepTime + 4)
+            let window = samples.indices.filter { times[$0] >= stepTime && times[$0] < end }
+            let errors = window.compactMap { i -> (Double, Double)? in
+                targets[i].flatMap { id in samples[i].people.first { $0.id == id } }.map { (times[i], samples[i].yaw - $0.yaw) }
+            }
+            // A jump within twice the band is no step for the head (it may rightly not move).
+            guard let first = errors.first, errors.count == window.count, abs(first.1) > 2 * settings.settleBand else { continue }
+            let response = MotionMetrics.stepResponse(times: errors.map(\.0), values: errors.map(\.1), stepTime: stepTime,
+                                                      start: first.1, target: 0, band: settings.settleBand)
+            steps.append(Step(time: stepTime, settleTime: response.settleTime, overshoot: response.overshoot))
+        }
+        return steps
+    }
+
+    /// From each end of the target being hidden to choosing it again (nil = never did).
+    static func reacquireTimes(_ samples: [FrameSample], targets: [Int?], framed: [Set<Int>]) -> [Double?] {
+        let times = samples.map(\.time)
+        var reacquire: [Double?] = []
+        var hiddenBefore = false
+        for index in samples.indices {
+            let target = targets[index]
+            let hidden = target.flatMap { id in samples[index].people.first { $0.id == id } }?.hidden ?? false
+            if hiddenBefore && !hidden, let target {
+                let found = samples.indices[index...].first { framed[$0].contains(target) }
+                reacquire.append(found.map { times[$0] - times[index] })
+            }
+            hiddenBefore = hidden
+        }
+        return reacquire
+    }
+
+    /// Identity figures (IDF1, switches) of the face tracks against the people in view.
+    static func identity(_ samples: [FrameSample], settings: SceneEvaluationSettings) -> TrackingSummary {
         var identity = TrackingAccuracy()
         let view = PixelRect(x: 0, y: 0, width: settings.viewWidth, height: settings.viewHeight)
         for (index, sample) in samples.enumerated() {
@@ -206,7 +220,7 @@ public struct SceneEvaluation: Sendable {
             }
             identity.add(frame: index, objects: visible, hypotheses: sample.faceTracks)
         }
-        self.identity = identity.summary
+        return identity.summary
     }
 
     public var duration: Double { samples.count > 1 ? samples.last!.time - samples.first!.time : 0 }

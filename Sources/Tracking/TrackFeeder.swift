@@ -8,23 +8,30 @@ import DockCore
 /// frame's stamp instead.
 ///
 /// A call goes out as soon as a result from a newer frame exists, so no command waits for a
-/// schedule. A credit paces the calls: it grows by `headroom` calls a period, holds at most
-/// `burst`, and each call spends one. Without new results the calls go on every
-/// `holdInterval`, so the accessory keeps hearing from the pipeline when detection stalls.
+/// schedule. Two rules pace the calls. A credit grows by `headroom` calls a period, banks at
+/// most `burst`, and each call spends one: the sustained rate, and the slack that lets a
+/// result delayed by a slow frame go out at once after it. And DockKit's own judgement, with
+/// a margin: over the last 5 to 10 intervals the mean rate stays within `ceiling` of `rate`.
+/// Without new results the calls go on every `holdInterval`, so the accessory keeps hearing
+/// from the pipeline when detection stalls.
 public struct TrackFeeder: Sendable {
     public static let allowedRates: ClosedRange<Double> = 10...30
-    /// Results come at the camera's rate with the jitter of detection: a credit that grows 4 %
-    /// faster than `rate` and can bank 0.2 of a call lets a result that comes early go out at
-    /// once (down to 0.77 of a period after the last call). DockKit judges the mean of the
-    /// last 5 to 10 intervals: n intervals span at least (n − 0.2) / 1.04 periods, so at most
-    /// 32.5 Hz at 30 Hz over 5 intervals and 31.8 Hz over 10, inside its 10 % tolerance.
-    public static let headroom = 1.04
-    public static let burst = 1.2
+    /// The credit grows 5 % faster than `rate` and banks 0.3 of a call: after a slow frame the
+    /// results that queued behind it go out at once instead of each waiting a period.
+    public static let headroom = 1.05
+    public static let burst = 1.3
+    /// DockKit judges the mean of the last 5 to 10 intervals against 30 Hz + 10 %; 8 % above
+    /// the rate (32.4 Hz at 30) leaves room for the two sides' clocks to disagree.
+    public static let ceiling = 1.08
+    /// The windows DockKit judges, in intervals: from its fifth to its tenth.
+    static let windows = 5...10
 
     public let rate: Double
     /// Subjects last seen longer ago than this are not submitted.
     public let freshness: Double
-    public private(set) var lastCall: MonotonicInstant?
+    /// The last calls, oldest first (as many as DockKit's longest window).
+    public private(set) var recentCalls: [MonotonicInstant] = []
+    public var lastCall: MonotonicInstant? { recentCalls.last }
     private var credit = TrackFeeder.burst
     private var creditTime: MonotonicInstant?
 
@@ -41,41 +48,38 @@ public struct TrackFeeder: Sendable {
 
     public var period: Double { 1 / rate }
 
-    /// The longest gap between calls while no new result comes: long enough that a result due
-    /// within half a period is not pre-empted by a call without it, short enough to stay above
-    /// DockKit's 10 Hz.
-    public var holdInterval: Double { min(1.5 * period, 1 / Self.allowedRates.lowerBound) }
+    /// The gap between calls while no new result comes, a little under DockKit's slowest
+    /// 10 Hz: long enough that a result slowed by a busy machine is not pre-empted by a call
+    /// without it (which would spend the rate the result needs), short enough to keep the
+    /// contract while detection stalls.
+    public static let holdInterval = 0.09
 
     /// True when a call should go out at `now`: for a `fresh` result (one from a newer frame
-    /// than the last call carried) as soon as the credit allows, otherwise once `holdInterval`
+    /// than the last call carried) as soon as the pacing allows, otherwise once `holdInterval`
     /// has passed since the last call.
     public mutating func isDue(at now: MonotonicInstant, fresh: Bool) -> Bool {
-        guard let last = lastCall else {
-            lastCall = now
-            creditTime = now
-            credit = Self.burst - 1
-            return true
-        }
-        refill(to: now)
         // A hair of tolerance: a caller that wakes exactly at `nextDue` is due.
-        guard credit >= 1 - 1e-9, fresh || now.seconds(since: last) >= holdInterval - 1e-9 else { return false }
+        if let due = nextDue(fresh: fresh), now.advanced(bySeconds: 1e-9) < due { return false }
+        if let since = creditTime, now > since {
+            credit = min(Self.burst, credit + now.seconds(since: since) * Self.headroom / period)
+        }
         credit -= 1
-        lastCall = now
+        creditTime = now
+        recentCalls.append(now)
+        if recentCalls.count > Self.windows.upperBound { recentCalls.removeFirst(recentCalls.count - Self.windows.upperBound) }
         return true
     }
 
-    /// When a call can next go out: for a fresh result once the credit allows, otherwise at
-    /// the hold interval (nil before the first call: at once).
+    /// When a call can next go out: for a fresh result as soon as the pacing allows, otherwise
+    /// at the hold interval (nil before the first call: at once).
     public func nextDue(fresh: Bool) -> MonotonicInstant? {
-        guard let last = lastCall, let since = creditTime else { return nil }
-        let creditReady = since.advanced(bySeconds: max(0, 1 - credit) * period / Self.headroom)
-        return fresh ? creditReady : max(creditReady, last.advanced(bySeconds: holdInterval))
-    }
-
-    private mutating func refill(to now: MonotonicInstant) {
-        guard let since = creditTime, now > since else { return }
-        credit = min(Self.burst, credit + now.seconds(since: since) * Self.headroom / period)
-        creditTime = now
+        guard let last = recentCalls.last, let since = creditTime else { return nil }
+        var earliest = since.advanced(bySeconds: max(0, 1 - credit) * period / Self.headroom)
+        // n calls back, n intervals: they may span no less than n periods at the ceiling rate.
+        for n in Self.windows where n <= recentCalls.count {
+            earliest = max(earliest, recentCalls[recentCalls.count - n].advanced(bySeconds: Double(n) * period / Self.ceiling))
+        }
+        return fresh ? earliest : max(earliest, last.advanced(bySeconds: Self.holdInterval))
     }
 
     /// The observations for a call at `now`: the subject as last seen, or none if stale.

@@ -1,5 +1,7 @@
+import BenchRunner
+import ControlClient
 import Foundation
-import Service
+import Pipeline
 
 /// dockctl: tools around the service. Exit status 0 done, 1 runtime error, 64 usage error.
 let usage = """

@@ -1,7 +1,9 @@
-import Foundation
 import Bench
+import ControlServer
+import Daemon
 import DockKit
-import Service
+import Foundation
+import Pipeline
 
 /// dockd: the tracking service. Exit status 0 done, 1 runtime error, 64 usage error.
 func fail(_ message: String, status: Int32) -> Never {

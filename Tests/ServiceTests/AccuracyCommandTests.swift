@@ -1,8 +1,13 @@
 import Bench
+import DockCore
 import Foundation
 import Testing
 import TestSupport
-@testable import Service
+@testable import BenchRunner
+@testable import ControlClient
+@testable import ControlServer
+@testable import Daemon
+@testable import Pipeline
 
 @Suite struct AccuracyCommandTests {
     func command(_ detectors: String) throws -> AccuracyCommand {

@@ -3,7 +3,12 @@ import Foundation
 import Simulation
 import Testing
 import TestSupport
-@testable import Service
+@testable import BenchRunner
+@testable import ControlClient
+@testable import ControlServer
+@testable import Daemon
+@testable import dockctl
+@testable import Pipeline
 
 /// Scene files: the committed suite is the generator's, every file loads, and bad files are
 /// refused before anything runs with the key's path in the message.

@@ -4,7 +4,11 @@ import Foundation
 import Simulation
 import Testing
 import TestSupport
-@testable import Service
+@testable import BenchRunner
+@testable import ControlClient
+@testable import ControlServer
+@testable import Daemon
+@testable import Pipeline
 
 @Suite(.serialized) struct ClosedLoopTests {
     func configuration(_ script: SceneScript) -> SessionConfiguration {

@@ -3,7 +3,11 @@ import DockKit
 import Foundation
 import Testing
 import TestSupport
-@testable import Service
+@testable import BenchRunner
+@testable import ControlClient
+@testable import ControlServer
+@testable import Daemon
+@testable import Pipeline
 
 /// The demo running in real time with the control API on a Unix socket (and TCP with a token),
 /// driven with real HTTP requests through dockctl's client.

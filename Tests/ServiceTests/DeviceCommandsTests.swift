@@ -3,7 +3,12 @@ import DockCore
 import Foundation
 import Testing
 import TestSupport
-@testable import Service
+@testable import BenchRunner
+@testable import ControlClient
+@testable import ControlServer
+@testable import Daemon
+@testable import dockctl
+@testable import Pipeline
 
 @Suite struct DeviceCommandsTests {
     @Test func devicesPrintsForPeopleAndJSONForScripts() throws {

@@ -1,9 +1,13 @@
 import DockCore
-@testable import DockKit
 import Foundation
 import Testing
 import TestSupport
-@testable import Service
+@testable import BenchRunner
+@testable import ControlClient
+@testable import ControlServer
+@testable import Daemon
+@testable import DockKit
+@testable import Pipeline
 
 /// dockctl against a real dockd over its control socket, and SIGTERM with clients connected.
 @Suite(.serialized) struct DockctlClientTests {

@@ -2,7 +2,11 @@ import DockCore
 import Foundation
 import Testing
 import TestSupport
-@testable import Service
+@testable import BenchRunner
+@testable import ControlClient
+@testable import ControlServer
+@testable import Daemon
+@testable import Pipeline
 
 @Suite struct DockdOptionsTests {
     @Test func defaultsRunTheDemoInClosedLoop() throws {

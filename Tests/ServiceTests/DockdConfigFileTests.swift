@@ -3,7 +3,11 @@ import DockKit
 import Foundation
 import Testing
 import TestSupport
-@testable import Service
+@testable import BenchRunner
+@testable import ControlClient
+@testable import ControlServer
+@testable import Daemon
+@testable import Pipeline
 
 @Suite struct DockdConfigFileTests {
     func write(_ text: String) throws -> String {
@@ -43,6 +47,18 @@ import TestSupport
         #expect(c.audioDevice == "plughw:CARD=C920" && c.microphones.mounting == .camera && c.microphones.spacing == 0.12 && c.lips == .motion)
         #expect(c.outputVideo == folder + "/out/view.avi" && o.tracePath == "/tmp/t.csv" && c.maximumDuration == 60 && o.quiet)
         #expect(c.useAudio && c.realTime)
+    }
+
+    /// The README's table of keys is the option table's, and every key in it stands for an
+    /// option dockd takes.
+    @Test func theReadmeTableIsTheOptionTable() throws {
+        let readme = try String(contentsOfFile: Fixtures.repositoryRoot + "/README.md", encoding: .utf8)
+        #expect(readme.contains(DockdOption.configurationTable), "README, Configuration file, should read:\n\(DockdOption.configurationTable)")
+        let keys = DockdConfigFile.sections.flatMap { section in section.keys.map { section.name + "." + $0.key.name } }
+        #expect(Set(keys).count == keys.count && keys.count == DockdOption.all.filter { $0.key != nil }.count)
+        for (_, keys) in DockdConfigFile.sections {
+            for (_, option) in keys { #expect(DockdOption.byName[option] != nil, "\(option)") }
+        }
     }
 
     /// Options on the command line win; a source there replaces the file's.

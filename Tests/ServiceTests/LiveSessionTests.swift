@@ -5,7 +5,12 @@ import Foundation
 import Motion
 import Testing
 import TestSupport
-@testable import Service
+@testable import BenchRunner
+@testable import ControlClient
+@testable import ControlServer
+@testable import Daemon
+@testable import dockctl
+@testable import Pipeline
 
 @Suite struct LiveSessionTests {
     func configuration(_ device: ScriptedVideoDevice) -> SessionConfiguration {

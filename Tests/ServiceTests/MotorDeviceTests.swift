@@ -5,7 +5,11 @@ import Imaging
 import Motion
 import Testing
 import TestSupport
-@testable import Service
+@testable import BenchRunner
+@testable import ControlClient
+@testable import ControlServer
+@testable import Daemon
+@testable import Pipeline
 
 @Suite struct MotorDeviceSpecTests {
     @Test func specsParse() {

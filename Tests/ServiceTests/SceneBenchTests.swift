@@ -1,12 +1,16 @@
 import Bench
-import DockKit
 import DockCore
+import DockKit
 import Foundation
 import Imaging
 import Motion
 import Testing
 import TestSupport
-@testable import Service
+@testable import BenchRunner
+@testable import ControlClient
+@testable import ControlServer
+@testable import Daemon
+@testable import Pipeline
 
 /// `dockctl bench SCENE…`: repeatable figures, a complete report, and a Python peer that does the
 /// same work as OpenDock's detection path.

@@ -2,7 +2,11 @@ import DockCore
 import Foundation
 import Testing
 import TestSupport
-@testable import Service
+@testable import BenchRunner
+@testable import ControlClient
+@testable import ControlServer
+@testable import Daemon
+@testable import Pipeline
 
 /// A short soak: the looped demo runs past its own end in real time, memory is sampled, and the
 /// per-frame records a benchmark keeps are not kept.

@@ -2,7 +2,11 @@ import DockCore
 import Foundation
 import Testing
 import TestSupport
-@testable import Service
+@testable import BenchRunner
+@testable import ControlClient
+@testable import ControlServer
+@testable import Daemon
+@testable import Pipeline
 
 /// The status page in a real headless browser (Debian's chromium-headless-shell, installed by
 /// Scripts/setup): it loads over TCP with the token, runs its script against the control API

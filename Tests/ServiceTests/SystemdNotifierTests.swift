@@ -2,7 +2,11 @@ import DockCore
 import Foundation
 import Testing
 import TestSupport
-@testable import Service
+@testable import BenchRunner
+@testable import ControlClient
+@testable import ControlServer
+@testable import Daemon
+@testable import Pipeline
 
 /// A stand-in for systemd's end of sd_notify: a Unix datagram socket that collects what it is sent.
 final class NotifyListener: @unchecked Sendable {

@@ -1,11 +1,15 @@
-import CV4L2
 import Capture
+import CV4L2
 import DockCore
 import Foundation
 import Motion
 import Testing
 import TestSupport
-@testable import Service
+@testable import BenchRunner
+@testable import ControlClient
+@testable import ControlServer
+@testable import Daemon
+@testable import Pipeline
 
 @Suite struct UVCPTZTests {
     @Test func absoluteTargetsInArcSecondsOnTheCamerasStepGrid() throws {

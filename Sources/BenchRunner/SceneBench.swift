@@ -1,0 +1,109 @@
+import Bench
+import Foundation
+import Pipeline
+import Vision
+
+/// A one-line progress bar on standard error when it is a terminal; a line per finished run otherwise.
+struct ProgressBar {
+    let total: Int
+    let enabled: Bool
+    let terminal = isatty(STDERR_FILENO) == 1
+
+    func show(done: Int, fraction: Double, label: String) {
+        guard enabled, terminal else { return }
+        let overall = (Double(done) + min(max(fraction, 0), 1)) / Double(max(total, 1))
+        let width = 30, filled = Int(overall * Double(width))
+        let bar = String(repeating: "#", count: filled) + String(repeating: ".", count: width - filled)
+        FileHandle.standardError.write(Data(String(format: "\r[%@] %3.0f %%  %d/%d  %@\u{1B}[K", bar, overall * 100, done + 1, total,
+                                                   label).utf8))
+    }
+
+    func finish(_ line: String) {
+        guard enabled else { return }
+        FileHandle.standardError.write(Data(((terminal ? "\r\u{1B}[K" : "") + "dockctl: " + line + "\n").utf8))
+    }
+}
+
+extension BenchCommand {
+    /// Runs every scene with every law, then writes the report; returns the text (or JSON) to print.
+    func runScenes(progress: (String) -> Void) throws(SessionError) -> String {
+        // Every scene is read and checked before anything runs.
+        var scenes: [BenchScene] = []
+        for file in try Self.expand(scenePaths) {
+            var scene = try BenchScene.load(path: file)
+            if scenes.contains(where: { $0.name == scene.name }) { scene.name += "-\(scenes.count + 1)" }
+            scenes.append(scene)
+        }
+        if let directory = reportDirectory {
+            for sub in ["", "/traces", "/plots"] + (writeVideos ? ["/videos"] : []) {
+                do { try FileManager.default.createDirectory(atPath: directory + sub, withIntermediateDirectories: true) } catch {
+                    throw SessionError("cannot create the report directory \(directory + sub): \(error.localizedDescription)")
+                }
+            }
+        }
+        let bar = ProgressBar(total: scenes.count * laws.count, enabled: showProgress)
+        var runs: [SceneRun] = []
+        for scene in scenes {
+            for law in laws {
+                let label = "\(scene.name) (\(law.rawValue))"
+                let video = writeVideos ? reportDirectory.map { "\($0)/videos/\(scene.name)-\(law.rawValue).avi" } : nil
+                let done = runs.count
+                let run = try SceneRun.run(scene, base: configuration, law: law, outputVideo: video) { fraction in
+                    bar.show(done: done, fraction: fraction, label: label)
+                }
+                if done == 0, let fallback = run.detectorFallback { progress(fallback) }
+                if law == laws[0], let note = run.audioNote { bar.finish("\(scene.name): \(note)") }
+                bar.finish(String(format: "%@: %d frames, %.1f fps", label as NSString, run.summary.frames, run.summary.framesPerSecond))
+                if let directory = reportDirectory {
+                    let path = "\(directory)/traces/\(scene.name)-\(law.rawValue).csv"
+                    do { try TraceWriter.write(run.summary.trace, to: path) } catch {
+                        throw SessionError("cannot write the trace \(path): \(error.localizedDescription) (is the disk full?)")
+                    }
+                }
+                runs.append(run)
+            }
+        }
+        var report = BenchReport(runs: runs)
+        if peer { report.peer = try runPeer(on: scenes[0], progress: progress) }
+        if let directory = reportDirectory {
+            _ = try BenchPlots.write(runs, to: directory + "/plots")
+            for (name, text) in [("report.json", report.jsonText + "\n"), ("summary.md", report.markdown)] {
+                do { try text.write(toFile: "\(directory)/\(name)", atomically: true, encoding: .utf8) } catch {
+                    throw SessionError("cannot write \(directory)/\(name): \(error.localizedDescription) (is the disk full?)")
+                }
+            }
+            progress("report written to \(directory) (report.json, summary.md, traces/, plots/\(writeVideos ? ", videos/" : ""))")
+        }
+        return json ? report.jsonText : report.text
+    }
+
+    /// Records the scene's closed-loop view (what the gimbal's camera saw, unannotated) and runs
+    /// OpenDock's detection path and the Python peer on it, alternately.
+    func runPeer(on scene: BenchScene, progress: (String) -> Void) throws(SessionError) -> PeerComparison {
+        guard FileManager.default.isReadableFile(atPath: peerScript) else {
+            throw SessionError("--peer: \(peerScript) not found; run from the repository root or give --peer-script PATH")
+        }
+        let directory = reportDirectory ?? (FileManager.default.currentDirectoryPath + "/.cache/bench")
+        try? FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        let video = directory + "/peer-view-\(scene.name).avi"
+        var base = configuration
+        base.annotateOutput = false
+        progress("recording the view of \(scene.name) for the peer comparison: \(video)")
+        _ = try SceneRun.run(scene, base: base, law: laws[0], outputVideo: video)
+        let model: String
+        do { model = try ModelRegistry.standard(userDirectory: configuration.modelsDirectory).resolve("yunet") } catch {
+            throw SessionError("--peer needs the YuNet model: \(error) (run Scripts/setup)")
+        }
+        let width = String(configuration.detectorInputWidth)
+        let threads = configuration.openCVThreads.map { ["--threads", String($0)] } ?? []
+        let dockctl = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0]
+        progress("peer comparison: \(peerRounds) rounds of OpenDock and python3-opencv, alternating")
+        return try PeerComparison.run(video: video, rounds: peerRounds,
+            ours: { () throws(SessionError) -> Data in
+                try PeerComparison.output(of: dockctl, ["peer-run", video, "--model", model, "--detect-width", width] + threads)
+            },
+            python: { () throws(SessionError) -> Data in
+                try PeerComparison.output(of: "/usr/bin/python3", [peerScript, video, model, "--detect-width", width] + threads)
+            })
+    }
+}

@@ -1,0 +1,204 @@
+import Foundation
+import Glibc
+
+/// Why a control request got no answer; the message says what to do.
+public struct ControlClientError: Error, Sendable, CustomStringConvertible {
+    public let message: String
+    public init(_ message: String) { self.message = message }
+    public var description: String { message }
+}
+
+/// A control API answer.
+public struct ControlReply: Sendable {
+    public var status: Int
+    public var body: [UInt8]
+    public var text: String { String(decoding: body, as: UTF8.self) }
+    /// The body as a JSON object, when it is one.
+    public var object: [String: Any]? { (try? JSONSerialization.jsonObject(with: Data(body))) as? [String: Any] }
+    /// The service's one-line error, when the request was refused.
+    public var errorMessage: String? { status >= 400 ? (object?["error"] as? String ?? text) : nil }
+}
+
+/// dockctl's side of the control API: one HTTP/1.1 request per connection, over the Unix socket
+/// or TCP, with the token when one is given.
+public struct ControlConnection: Sendable {
+    public let endpoint: ControlEndpoint
+    public let token: String?
+
+    public init(endpoint: ControlEndpoint, token: String? = nil) {
+        self.endpoint = endpoint
+        self.token = token
+    }
+
+    /// Whether something accepts connections on the Unix socket at `path`.
+    package static func isAnswering(_ path: String) -> Bool {
+        guard let fd = try? ControlConnection(endpoint: .unix(path: path)).connect(timeout: 0.5) else { return false }
+        close(fd)
+        return true
+    }
+
+    /// Sends a request and reads the whole answer.
+    public func request(_ method: String, _ path: String, json: Any? = nil, timeout: Double = 5) throws(ControlClientError) -> ControlReply {
+        var body: [UInt8] = []
+        if let json {
+            guard let data = try? JSONSerialization.data(withJSONObject: json, options: [.sortedKeys]) else {
+                throw ControlClientError("the request could not be written as JSON")
+            }
+            body = Array(data)
+        }
+        return try request(method, path, body: body, timeout: timeout)
+    }
+
+    public func request(_ method: String, _ path: String, body: [UInt8], contentType: String = "application/json",
+                        timeout: Double = 5) throws(ControlClientError) -> ControlReply {
+        let fd = try connect(timeout: timeout)
+        defer { close(fd) }
+        try write(head(method, path, contentLength: body.count, contentType: contentType) + body, to: fd)
+        var reader = HTTPResponseReader()
+        var received: [UInt8] = []
+        try readUntilClosed(fd, timeout: timeout) { bytes throws(ControlClientError) in
+            do { received += try reader.feed(bytes) } catch { throw ControlClientError("the service's answer is malformed: \(error)") }
+            return !reader.finished
+        }
+        guard let status = reader.status else { throw ControlClientError("the service closed the connection without answering") }
+        return ControlReply(status: status, body: received)
+    }
+
+    /// Follows a server-sent event stream, calling `onEvent(name, data)` for each event until it
+    /// returns false or the stream ends. A refused request throws with the service's message.
+    public func events(_ path: String, onEvent: (String, String) -> Bool) throws(ControlClientError) {
+        let fd = try connect(timeout: 5)
+        defer { close(fd) }
+        try write(head("GET", path, contentLength: 0, contentType: nil, accept: "text/event-stream"), to: fd)
+        var reader = HTTPResponseReader()
+        var parser = ServerSentEventParser()
+        var refusal: [UInt8] = []
+        try readUntilClosed(fd, timeout: nil) { bytes throws(ControlClientError) in
+            let body: [UInt8]
+            do { body = try reader.feed(bytes) } catch { throw ControlClientError("the service's answer is malformed: \(error)") }
+            if let status = reader.status, status != 200 {
+                refusal += body
+                return !reader.finished
+            }
+            for event in parser.feed(body) where !onEvent(event.name, event.data) { return false }
+            return !reader.finished
+        }
+        if let status = reader.status, status != 200 {
+            throw ControlClientError(ControlReply(status: status, body: refusal).errorMessage ?? "refused with status \(status)")
+        }
+    }
+
+    private func head(_ method: String, _ path: String, contentLength: Int, contentType: String?, accept: String = "application/json") -> [UInt8] {
+        var lines = ["\(method) \(path) HTTP/1.1", "Host: opendock", "Connection: close", "Accept: \(accept)"]
+        if contentLength > 0 || method != "GET" { lines.append("Content-Length: \(contentLength)") }
+        if let contentType, contentLength > 0 { lines.append("Content-Type: \(contentType)") }
+        if let token { lines.append("Authorization: Bearer \(token)") }
+        return Array((lines.joined(separator: "\r\n") + "\r\n\r\n").utf8)
+    }
+
+    private func notRunning(_ reason: String) -> ControlClientError {
+        switch endpoint {
+        case .unix(let path):
+            ControlClientError("dockd is not running (no control socket at \(path): \(reason)); start it (systemctl start dockd, or dockd --demo) or name its socket with --socket")
+        case .tcp:
+            ControlClientError("dockd is not answering at \(endpoint) (\(reason)); start it with --http, or check the address")
+        }
+    }
+
+    func connect(timeout: Double) throws(ControlClientError) -> Int32 {
+        switch endpoint {
+        case .unix(let path):
+            var address = sockaddr_un()
+            address.sun_family = sa_family_t(AF_UNIX)
+            let bytes = Array(path.utf8)
+            guard bytes.count < MemoryLayout.size(ofValue: address.sun_path) else { throw ControlClientError("socket path \(path) is too long") }
+            withUnsafeMutableBytes(of: &address.sun_path) { raw in for (i, b) in bytes.enumerated() { raw[i] = b } }
+            let fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
+            guard fd >= 0 else { throw ControlClientError("cannot create a socket: \(String(cString: strerror(errno)))") }
+            let connected = withUnsafePointer(to: &address) {
+                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { Glibc.connect(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
+            }
+            guard connected == 0 else {
+                let reason = String(cString: strerror(errno))
+                close(fd)
+                throw notRunning(reason)
+            }
+            return fd
+        case .tcp(let host, let port):
+            var hints = addrinfo()
+            hints.ai_socktype = Int32(SOCK_STREAM.rawValue)
+            var found: UnsafeMutablePointer<addrinfo>?
+            guard getaddrinfo(host, String(port), &hints, &found) == 0, let info = found else {
+                throw ControlClientError("cannot resolve \(host)")
+            }
+            defer { freeaddrinfo(found) }
+            let fd = socket(info.pointee.ai_family, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
+            guard fd >= 0 else { throw ControlClientError("cannot create a socket: \(String(cString: strerror(errno)))") }
+            guard Glibc.connect(fd, info.pointee.ai_addr, info.pointee.ai_addrlen) == 0 else {
+                let reason = String(cString: strerror(errno))
+                close(fd)
+                throw notRunning(reason)
+            }
+            return fd
+        }
+    }
+
+    private func write(_ bytes: [UInt8], to fd: Int32) throws(ControlClientError) {
+        var offset = 0
+        while offset < bytes.count {
+            let n = bytes[offset...].withUnsafeBytes { send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+            if n < 0 && errno == EINTR { continue }
+            guard n > 0 else { throw ControlClientError("the service closed the connection: \(String(cString: strerror(errno)))") }
+            offset += n
+        }
+    }
+
+    /// Reads until the peer closes or `more` returns false; `timeout` bounds each wait.
+    private func readUntilClosed(_ fd: Int32, timeout: Double?,
+                                 _ more: ([UInt8]) throws(ControlClientError) -> Bool) throws(ControlClientError) {
+        var buffer = [UInt8](repeating: 0, count: 64 * 1024)
+        while true {
+            var poller = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
+            let ready = poll(&poller, 1, timeout.map { Int32($0 * 1000) } ?? -1)
+            if ready < 0 && errno == EINTR { continue }
+            guard ready > 0 else { throw ControlClientError("the service did not answer within \(timeout ?? 0) s") }
+            let n = buffer.withUnsafeMutableBytes { recv(fd, $0.baseAddress, $0.count, 0) }
+            if n < 0 && errno == EINTR { continue }
+            guard n > 0 else { return }
+            guard try more(Array(buffer[..<n])) else { return }
+        }
+    }
+}
+
+/// Splits a server-sent event stream into events (`event:` name, `data:` lines joined).
+package struct ServerSentEventParser {
+    package init() {}
+
+    private var pending: [UInt8] = []
+    private var name = "message"
+    private var data: [String] = []
+
+    package mutating func feed(_ bytes: [UInt8]) -> [(name: String, data: String)] {
+        pending += bytes
+        var events: [(name: String, data: String)] = []
+        while let newline = pending.firstIndex(of: 10) {
+            var line = String(decoding: pending[..<newline], as: UTF8.self)
+            pending.removeFirst(newline + 1)
+            if line.hasSuffix("\r") { line.removeLast() }
+            if line.isEmpty {
+                if !data.isEmpty { events.append((name, data.joined(separator: "\n"))) }
+                name = "message"
+                data = []
+            } else if line.hasPrefix(":") {
+                continue  // a keep-alive comment
+            } else if line.hasPrefix("event:") {
+                name = line.dropFirst(6).trimmingCharacters(in: .whitespaces)
+            } else if line.hasPrefix("data:") {
+                var value = line.dropFirst(5)
+                if value.hasPrefix(" ") { value = value.dropFirst() }
+                data.append(String(value))
+            }
+        }
+        return events
+    }
+}

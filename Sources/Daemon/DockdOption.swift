@@ -1,0 +1,125 @@
+import DockCore
+
+/// One of dockd's options: its name, the value it takes, its help, its key in the
+/// configuration file and what it does. `DockdOption.all` is the one table dockd's parser, the
+/// configuration file, `dockd --help` and the README's configuration table are made from.
+struct DockdOption: Sendable {
+    /// A group in `--help`.
+    enum Group: String, CaseIterable, Sendable {
+        case source = "Source"
+        case gimbal = "Gimbal and camera"
+        case pipeline = "Pipeline"
+        case speakers = "Speakers"
+        case control = "Control API (README, \"Control API\")"
+        case run = "Run"
+    }
+
+    /// Where the option lives in the configuration file, and how its JSON value becomes the
+    /// option's tokens.
+    struct ConfigKey: Sendable {
+        let section: String
+        let name: String
+        let kind: DockdConfigFile.Kind
+        /// The README table's description.
+        let summary: String
+        var path: String { section + "." + name }
+    }
+
+    /// Sets the option's value (empty for a flag); throws a UsageError saying what is wrong.
+    typealias Apply = @Sendable (inout DockdOptions, String) throws -> Void
+
+    let name: String
+    var aliases: [String] = []
+    /// The value's placeholder in `--help` (`FILE`, `WxH`); nil for a flag.
+    let value: String?
+    let group: Group
+    /// `--help`'s lines for it; the first goes beside the name.
+    let help: [String]
+    let key: ConfigKey?
+    let apply: Apply
+
+    /// An option that takes a value.
+    init(_ name: String, _ value: String, _ group: Group, help: [String], key: ConfigKey? = nil, apply: @escaping Apply) {
+        self.init(name, value: value, group, aliases: [], help: help, key: key, apply: apply)
+    }
+
+    /// A flag.
+    init(_ name: String, _ group: Group, aliases: [String] = [], help: [String], key: ConfigKey? = nil, apply: @escaping Apply) {
+        self.init(name, value: nil, group, aliases: aliases, help: help, key: key, apply: apply)
+    }
+
+    private init(_ name: String, value: String?, _ group: Group, aliases: [String], help: [String], key: ConfigKey?, apply: @escaping Apply) {
+        self.name = name
+        self.value = value
+        self.group = group
+        self.aliases = aliases
+        self.help = help
+        self.key = key
+        self.apply = apply
+    }
+
+    static let byName: [String: DockdOption] = {
+        var table: [String: DockdOption] = [:]
+        for option in all {
+            for name in [option.name] + option.aliases { table[name] = option }
+        }
+        return table
+    }()
+
+    /// `--help`'s option lines: the name and value in a 24-column gutter, the help beside it.
+    static func helpText(for group: Group) -> String {
+        let gutter = 24
+        var lines: [String] = []
+        for option in all where option.group == group {
+            let label = ([option.name] + option.aliases).reversed().joined(separator: ", ") + (option.value.map { " " + $0 } ?? "")
+            var help = option.help
+            if label.count < gutter {
+                lines.append("  " + label.padding(toLength: gutter, withPad: " ", startingAt: 0) + help.removeFirst())
+            } else {
+                lines.append("  " + label)
+            }
+            lines += help.map { String(repeating: " ", count: gutter + 2) + $0 }
+        }
+        return lines.joined(separator: "\n")
+    }
+
+    /// The README's configuration table: one row a key.
+    static var configurationTable: String {
+        var rows = ["| key | option | value |", "|---|---|---|"]
+        for option in all {
+            guard let key = option.key else { continue }
+            rows.append("| `\(key.path)` | `\(option.name)` | \(key.summary) |")
+        }
+        return rows.joined(separator: "\n")
+    }
+}
+
+/// Reading an option's value: each failure one line naming the option and what it expects.
+enum OptionValue {
+    static func number(_ text: String, _ name: String, in range: ClosedRange<Double>) throws(UsageError) -> Double {
+        guard let v = Double(text), v.isFinite else { throw UsageError("\(name) expects a number, got '\(text)'") }
+        guard range.contains(v) else { throw UsageError("\(name) must be between \(format(range.lowerBound)) and \(format(range.upperBound)), got \(text)") }
+        return v
+    }
+
+    static func integer(_ text: String, _ name: String, in range: ClosedRange<Int>) throws(UsageError) -> Int {
+        guard let v = Int(text) else { throw UsageError("\(name) expects a whole number, got '\(text)'") }
+        guard range.contains(v) else { throw UsageError("\(name) must be between \(range.lowerBound) and \(range.upperBound), got \(text)") }
+        return v
+    }
+
+    static func size(_ text: String, width: ClosedRange<Int>, height: ClosedRange<Int>, or message: String) throws(UsageError) -> PixelSize {
+        guard let size = PixelSize(parsing: text), width.contains(size.width), height.contains(size.height) else {
+            throw UsageError("\(message), got '\(text)'")
+        }
+        return size
+    }
+
+    /// One of a fixed set of names.
+    static func choice<T: RawRepresentable>(_ text: String, _ type: T.Type, or message: String) throws(UsageError) -> T where T.RawValue == String {
+        guard let v = T(rawValue: text) else { throw UsageError("\(message), got '\(text)'") }
+        return v
+    }
+
+    static func format(_ v: Double) -> String { v == v.rounded() ? String(Int(v)) : String(v) }
+}

@@ -1,0 +1,81 @@
+import Bench
+import DockCore
+import DockKit
+import Foundation
+import Tracking
+
+/// What the perception step hands the control step: whom to frame, as of which frame.
+struct ControlTarget: Sendable {
+    var framed: [TrackedSubject]
+    /// Someone talking where nobody is tracked: a target at the voice.
+    var sound: NormalizedRect?
+    var camera: CameraInformation
+    var stamp: FrameStamp
+}
+
+/// The control step's figures, shared by the control thread and whoever reports them.
+struct ControlFigures: Sendable {
+    var trackCalls = 0
+    var rateContractErrors = 0
+    /// Capture → command per track call that carried a subject seen in a frame no call had
+    /// carried yet.
+    var commandLatencies = StageTimings()
+    var lastCommand = Vector3D()
+}
+
+/// One control tick: the feeder's pacing (a fresh result at once, inside 10–30 Hz) →
+/// `DockAccessory.submit` → motor controller, then the accessory's own service (motions in
+/// progress, the deadman). The same step runs on the live control thread and in lock-step.
+struct ControlStep {
+    private(set) var feeder: TrackFeeder
+    let accessory: DockAccessory
+    let monitor: SessionMonitor
+    let figures: Protected<ControlFigures>
+    /// The newest frame a call has carried: a target from a newer one is fresh.
+    private var lastCarried: FrameStamp?
+
+    init(feeder: TrackFeeder, accessory: DockAccessory, monitor: SessionMonitor, figures: Protected<ControlFigures>) {
+        self.feeder = feeder
+        self.accessory = accessory
+        self.monitor = monitor
+        self.figures = figures
+    }
+
+    /// When a call can next go out with `target` (nil when none can: no target, or the
+    /// client drives the motors; the caller then waits for a new target).
+    func nextDue(for target: ControlTarget?) -> MonotonicInstant? {
+        guard let target, accessory.isSystemTrackingEnabled else { return nil }
+        return feeder.nextDue(fresh: target.stamp != lastCarried)
+    }
+
+    /// Runs the tick at `now`. `stopping` tells a refused call after a stop request (the motors
+    /// are halted) from a broken rate contract.
+    mutating func tick(at now: MonotonicInstant, target: ControlTarget?, stopping: Bool) {
+        defer { accessory.service(at: now) }
+        // With system tracking off the client drives the motors; the pipeline only watches.
+        guard let target, accessory.isSystemTrackingEnabled else { return }
+        let fresh = target.stamp != lastCarried
+        guard feeder.isDue(at: now, fresh: fresh) else { return }
+        let observations = target.sound.map { [Observation(identifier: -1, kind: .humanBody, rect: $0, confidence: 1, stamp: target.stamp)] }
+            ?? feeder.observations(for: target.framed, at: now)
+        do {
+            let outcome = try accessory.submit(observations, camera: target.camera, at: now)
+            // Latency is counted for subjects seen in the newest frame; one carried on from an
+            // older frame (missed by the detector in this one) would count its age instead.
+            let carried = fresh && observations.contains { $0.stamp == target.stamp } ? target.stamp : nil
+            lastCarried = target.stamp
+            figures.withLock { f in
+                f.trackCalls += 1
+                f.lastCommand = outcome.command
+                if let carried { f.commandLatencies.record("capture→command", milliseconds: now.seconds(since: carried.time) * 1000) }
+            }
+            monitor.recordTrackCall(latency: carried.map { now.seconds(since: $0.time) * 1000 })
+        } catch {
+            // A silent device is reported as such, and halted motors after a stop request
+            // refuse commands: neither is a broken rate contract.
+            guard error != .notConnected, !stopping else { return }
+            figures.withLock { $0.rateContractErrors += 1 }
+            monitor.recordRateContractError()
+        }
+    }
+}
