@@ -15,6 +15,7 @@ let package = Package(
         // C shims
         .systemLibrary(name: "CTurboJPEG", path: "Sources/CTurboJPEG"),
         .systemLibrary(name: "CMicroHTTPD", path: "Sources/CMicroHTTPD"),
+        .systemLibrary(name: "CCrypto", path: "Sources/CCrypto"),
         .target(name: "CV4L2", path: "Sources/CV4L2", linkerSettings: [.linkedLibrary("v4l2")]),
         .target(name: "CSerial", path: "Sources/CSerial"),
         .target(name: "CALSA", path: "Sources/CALSA", linkerSettings: [.linkedLibrary("asound")]),
@@ -26,11 +27,10 @@ let package = Package(
         ),
 
         // Pure core and stages
-        .target(name: "CDigest", path: "Sources/CDigest"),
-        .target(name: "DockCore", dependencies: ["CDigest"]),
+        .target(name: "DockCore", dependencies: ["CCrypto"]),
         .target(name: "Imaging", dependencies: ["DockCore", "CVision"]),
         .target(name: "Capture", dependencies: ["DockCore", "Imaging", "CVision", "CTurboJPEG", "CV4L2"]),
-        .target(name: "Vision", dependencies: ["DockCore", "Imaging", "CVision"]),
+        .target(name: "Perception", dependencies: ["DockCore", "Imaging", "CVision"]),
         .target(name: "Tracking", dependencies: ["DockCore"]),
         .target(name: "Audio", dependencies: ["DockCore", "CVision", "CALSA"]),
         .target(name: "Motion", dependencies: ["DockCore", "CSerial"]),
@@ -42,12 +42,12 @@ let package = Package(
         // daemon's options, configuration file and logs; the benchmark's runners.
         .target(
             name: "Pipeline",
-            dependencies: ["Audio", "Bench", "Capture", "DockCore", "DockKit", "Imaging", "Motion", "Simulation", "Tracking", "Vision"]
+            dependencies: ["Audio", "Bench", "Capture", "DockCore", "DockKit", "Imaging", "Motion", "Perception", "Simulation", "Tracking"]
         ),
         .target(name: "ControlClient", dependencies: ["DockCore"]),
         .target(name: "ControlServer", dependencies: ["CMicroHTTPD", "ControlClient", "DockCore", "DockKit", "Imaging", "Motion", "Pipeline"]),
-        .target(name: "Daemon", dependencies: ["Audio", "ControlClient", "DockCore", "DockKit", "Motion", "Pipeline", "Vision"]),
-        .target(name: "BenchRunner", dependencies: ["Bench", "Capture", "Daemon", "DockCore", "Imaging", "Motion", "Pipeline", "Simulation", "Vision"]),
+        .target(name: "Daemon", dependencies: ["Audio", "ControlClient", "DockCore", "DockKit", "Motion", "Perception", "Pipeline"]),
+        .target(name: "BenchRunner", dependencies: ["Bench", "Capture", "Daemon", "DockCore", "Imaging", "Motion", "Perception", "Pipeline", "Simulation"]),
 
         // Executables
         .executableTarget(name: "dockd", dependencies: ["Bench", "ControlServer", "Daemon", "DockKit", "Pipeline"]),
@@ -73,18 +73,19 @@ let package = Package(
         .testTarget(name: "DockCoreTests", dependencies: ["DockCore"]),
         .testTarget(name: "ImagingTests", dependencies: ["DockCore", "Imaging", "TestSupport"]),
         .testTarget(name: "CaptureTests", dependencies: ["Capture", "CV4L2", "DockCore", "Imaging", "TestSupport"]),
-        .testTarget(name: "VisionTests", dependencies: ["Capture", "DockCore", "Imaging", "TestSupport", "Vision"]),
+        .testTarget(name: "PerceptionTests", dependencies: ["Capture", "DockCore", "Imaging", "Perception", "TestSupport"]),
         .testTarget(name: "TrackingTests", dependencies: ["DockCore", "TestSupport", "Tracking"]),
         .testTarget(name: "AudioTests", dependencies: ["Audio", "DockCore", "TestSupport"]),
         .testTarget(name: "MotionTests", dependencies: ["DockCore", "Motion", "TestSupport"]),
-        .testTarget(name: "SimulationTests", dependencies: ["Audio", "DockCore", "Imaging", "Simulation", "TestSupport", "Vision"]),
+        .testTarget(name: "SimulationTests", dependencies: ["Audio", "DockCore", "Imaging", "Perception", "Simulation", "TestSupport"]),
         .testTarget(name: "DockKitTests", dependencies: ["DockCore", "DockKit", "Motion", "TestSupport", "Tracking"]),
         .testTarget(name: "LayoutTests"),
         .testTarget(name: "BenchTests", dependencies: ["Bench", "DockCore", "TestSupport", "Tracking"]),
         .testTarget(
             name: "ServiceTests",
             dependencies: [
-                "Audio", "Bench", "BenchRunner", "Capture", "ControlClient", "ControlServer", "CV4L2", "Daemon", "DockCore", "dockctl", "DockKit", "Imaging", "Motion", "Pipeline", "Simulation", "TestSupport", "Vision",
+                "Audio", "Bench", "BenchRunner", "Capture", "ControlClient", "ControlServer", "CV4L2", "Daemon", "DockCore", "dockctl",
+                "DockKit", "Imaging", "Motion", "Perception", "Pipeline", "Simulation", "TestSupport",
             ]
         ),
     ],

@@ -1,8 +1,8 @@
 import Bench
 import DockCore
 import Foundation
+import Perception
 import Pipeline
-import Vision
 
 /// `dockctl accuracy`: precision, recall and mean IoU of every detector on the labelled set, per
 /// face or body size, with the time each takes per 1280×720 frame and what the detection

@@ -3,8 +3,8 @@ import Capture
 import DockCore
 import Foundation
 import Imaging
+import Perception
 import Pipeline
-import Vision
 
 /// What one detection pass over a recording cost and found: the shape both `dockctl peer-run`
 /// and Scripts/peer/yunet_peer.py print.

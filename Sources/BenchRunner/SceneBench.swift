@@ -1,7 +1,7 @@
 import Bench
 import Foundation
+import Perception
 import Pipeline
-import Vision
 
 /// A one-line progress bar on standard error when it is a terminal; a line per finished run otherwise.
 struct ProgressBar {

@@ -4,8 +4,8 @@ import DockCore
 import DockKit
 import Foundation
 import Motion
+import Perception
 import Pipeline
-import Vision
 
 extension DockdOption {
     /// Every option, in `--help`'s order.

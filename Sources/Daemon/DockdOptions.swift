@@ -4,8 +4,8 @@ import DockCore
 import DockKit
 import Foundation
 import Motion
+import Perception
 import Pipeline
-import Vision
 
 /// dockd's command line.
 public struct DockdOptions: Sendable {

@@ -1,36 +1,17 @@
-import CDigest
+import CCrypto
 import Foundation
 
-/// SHA-256 (FIPS 180-4), for checking model files and media against their manifests.
-/// The toolchain offers no digest on Linux, so it is written out here (the block function in C,
-/// `CDigest`, so that debug builds check a 13 MB model in a fraction of a second).
+/// SHA-256, for checking model files and media against their manifests: libcrypto's digest
+/// (the toolchain offers none on Linux). A value: a copy goes on from where the original was.
 public struct SHA256: Sendable {
-    private var state: [UInt32] = [
-        0x6a09e667, 0xbb67ae85, 0x3c6ef372, 0xa54ff53a, 0x510e527f, 0x9b05688c, 0x1f83d9ab, 0x5be0cd19,
-    ]
-    private var pending: [UInt8] = []
-    private var length: UInt64 = 0
+    private var context: DigestContext
 
-    public init() {}
+    public init() { context = DigestContext() }
 
     public mutating func update(_ bytes: UnsafeRawBufferPointer) {
-        length &+= UInt64(bytes.count)
-        var offset = 0
-        if !pending.isEmpty {
-            let take = min(64 - pending.count, bytes.count)
-            pending.append(contentsOf: bytes[0..<take])
-            offset = take
-            if pending.count == 64 {
-                pending.withUnsafeBytes { compress($0.baseAddress!, blocks: 1) }
-                pending.removeAll(keepingCapacity: true)
-            }
-        }
-        let blocks = (bytes.count - offset) / 64
-        if blocks > 0 {
-            compress(bytes.baseAddress! + offset, blocks: blocks)
-            offset += blocks * 64
-        }
-        if offset < bytes.count { pending.append(contentsOf: bytes[offset...]) }
+        guard bytes.count > 0, let base = bytes.baseAddress else { return }
+        if !isKnownUniquelyReferenced(&context) { context = context.copy() }
+        EVP_DigestUpdate(context.pointer, base, bytes.count)
     }
 
     public mutating func update<D: DataProtocol>(_ data: D) {
@@ -38,16 +19,11 @@ public struct SHA256: Sendable {
     }
 
     public consuming func finalize() -> [UInt8] {
-        let bitLength = length &* 8
-        var tail: [UInt8] = [0x80]
-        while (pending.count + tail.count) % 64 != 56 { tail.append(0) }
-        for shift in stride(from: 56, through: 0, by: -8) { tail.append(UInt8(truncatingIfNeeded: bitLength >> UInt64(shift))) }
-        let savedLength = length
-        tail.withUnsafeBytes { update($0) }
-        length = savedLength
-        var digest: [UInt8] = []
-        for word in state { for shift in [24, 16, 8, 0] { digest.append(UInt8(truncatingIfNeeded: word >> UInt32(shift))) } }
-        return digest
+        var digest = [UInt8](repeating: 0, count: Int(EVP_MAX_MD_SIZE))
+        var length: UInt32 = 0
+        let copy = context.copy()
+        EVP_DigestFinal_ex(copy.pointer, &digest, &length)
+        return Array(digest.prefix(Int(length)))
     }
 
     public static func hex<D: DataProtocol>(of data: D) -> String {
@@ -69,8 +45,27 @@ public struct SHA256: Sendable {
         }
         return hasher.finalize().map { String(format: "%02x", $0) }.joined()
     }
+}
 
-    private mutating func compress(_ data: UnsafeRawPointer, blocks: Int) {
-        state.withUnsafeMutableBufferPointer { cdg_sha256_blocks($0.baseAddress, data.assumingMemoryBound(to: UInt8.self), blocks) }
+/// One libcrypto digest context; only ever changed through a unique reference (SHA256 copies
+/// it first otherwise), so sharing it between threads is safe.
+private final class DigestContext: @unchecked Sendable {
+    let pointer: OpaquePointer
+
+    init() {
+        // Allocation fails only when memory is gone; nothing sensible can follow.
+        guard let context = EVP_MD_CTX_new() else { fatalError("libcrypto could not allocate a digest context") }
+        pointer = context
+        EVP_DigestInit_ex(pointer, EVP_sha256(), nil)
     }
+
+    private init(copying other: DigestContext) {
+        guard let context = EVP_MD_CTX_new() else { fatalError("libcrypto could not allocate a digest context") }
+        pointer = context
+        EVP_MD_CTX_copy_ex(pointer, other.pointer)
+    }
+
+    func copy() -> DigestContext { DigestContext(copying: self) }
+
+    deinit { EVP_MD_CTX_free(pointer) }
 }

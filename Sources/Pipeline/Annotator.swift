@@ -1,8 +1,8 @@
 import DockCore
 import Foundation
 import Imaging
+import Perception
 import Tracking
-import Vision
 
 /// Draws what the pipeline saw and decided onto a copy of the view.
 struct Annotator {

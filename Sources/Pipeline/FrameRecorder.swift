@@ -2,9 +2,9 @@ import Bench
 import DockCore
 import Foundation
 import Imaging
+import Perception
 import Simulation
 import Tracking
-import Vision
 
 /// The per-frame sinks every rig shares, on the perception thread: the figures against ground truth, the trace, the annotated video and the status line.
 struct FrameRecorder {
@@ -35,7 +35,7 @@ struct FrameRecorder {
 
     /// Records one processed frame: `time` is seconds since the run's first frame, `command`
     /// the motors' latest velocity.
-    mutating func record(_ p: Perception, time: Double, command: Vector3D, summary: inout SessionSummary) {
+    mutating func record(_ p: FramePerception, time: Double, command: Vector3D, summary: inout SessionSummary) {
         let coordinates = ImageCoordinates(size: p.frame.size)
         let truthInView = recordTruth(p, time: time, command: command, coordinates: coordinates, summary: &summary)
         if writer != nil { writeVideo(p, time: time, command: command, truth: truthInView, summary: &summary) }
@@ -47,7 +47,7 @@ struct FrameRecorder {
     }
 
     /// The frame against where the people really are; returns their boxes in the view.
-    private mutating func recordTruth(_ p: Perception, time: Double, command: Vector3D, coordinates: ImageCoordinates,
+    private mutating func recordTruth(_ p: FramePerception, time: Double, command: Vector3D, coordinates: ImageCoordinates,
                                       summary: inout SessionSummary) -> [PixelRect] {
         guard let truth = rig.truth, var recorded = metrics else { return [] }
         let virtualCamera = rig.virtualCamera
@@ -69,7 +69,7 @@ struct FrameRecorder {
         return people.compactMap { $0.hidden ? nil : $0.rect }
     }
 
-    private mutating func writeVideo(_ p: Perception, time: Double, command: Vector3D, truth: [PixelRect], summary: inout SessionSummary) {
+    private mutating func writeVideo(_ p: FramePerception, time: Double, command: Vector3D, truth: [PixelRect], summary: inout SessionSummary) {
         guard let writer else { return }
         var text = String(format: "OpenDock  frame %d  t %.2f s  detector %@  subject %@", summary.frames, time, detectorName as NSString,
                           (p.framed.isEmpty ? "none" : p.framed.map { "#\($0.id)" }.joined(separator: "+")) as NSString)
@@ -91,7 +91,7 @@ struct FrameRecorder {
     }
 
     /// The live figures for the status line.
-    func status(_ p: Perception, frames: Int, time: Double, wallSeconds: Double) -> SessionStatus {
+    func status(_ p: FramePerception, frames: Int, time: Double, wallSeconds: Double) -> SessionStatus {
         let last = metrics?.samples.last.flatMap { metrics?.centeringErrorDegrees($0) }
         return SessionStatus(frame: frames, totalFrames: rig.totalFrames, mediaTime: time, wallSeconds: wallSeconds, pose: p.pose,
                              selectedID: p.framed.first?.id, inViewShare: metrics?.inViewShare, lastCenteringError: last)

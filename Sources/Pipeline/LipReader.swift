@@ -1,8 +1,8 @@
 import DockCore
 import Foundation
 import Imaging
+import Perception
 import Tracking
-import Vision
 
 /// How to read lips: MediaPipe FaceMesh (default), the mouth-motion fallback, or not at all.
 public enum LipChoice: String, Sendable, CaseIterable {

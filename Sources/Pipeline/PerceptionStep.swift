@@ -1,11 +1,11 @@
 import Audio
 import DockCore
 import Foundation
+import Perception
 import Tracking
-import Vision
 
 /// What the perception step made of one frame.
-struct Perception {
+struct FramePerception {
     var frame: Frame
     var camera: CameraInformation
     /// The head's pose when the frame was taken (zero when no rig knows it).
@@ -61,14 +61,14 @@ final class PerceptionStep {
     /// Perceives `frame` at `now` (its capture time in lock-step, the clock's time live). A
     /// client's lock (`locked`) wins over speaker following.
     func perceive(_ frame: Frame, camera: CameraInformation, locked: [UUID], now: MonotonicInstant,
-                  cancelled: () -> Bool) -> Perception {
+                  cancelled: () -> Bool) -> FramePerception {
         let pose = frame.headPose ?? Vector3D()
         let found = detection.detect(frame, tracking: tracker.focus, cancelled: cancelled)
         tracker.update(with: mapper.observations(from: found.detections), stamp: frame.stamp)
         let subjects = tracker.confirmedSubjects
         selector.locked = locked
         let selected = selector.select(from: subjects)
-        var result = Perception(frame: frame, camera: camera, pose: pose, detections: found.detections,
+        var result = FramePerception(frame: frame, camera: camera, pose: pose, detections: found.detections,
                                 detectorFailures: found.errors.count, subjects: subjects, selected: selected,
                                 framed: selected.map { [$0] } ?? [], speaking: [:], sound: nil, heardSpeaker: false,
                                 faceTracks: tracker.confirmedTracks.filter { $0.kind == .humanFace }.map { ($0.uuid, $0.rect) })
@@ -77,7 +77,7 @@ final class PerceptionStep {
     }
 
     /// Who speaks decides whom to frame in automatic mode.
-    private func listen(into result: inout Perception, locked: Bool, now: MonotonicInstant) {
+    private func listen(into result: inout FramePerception, locked: Bool, now: MonotonicInstant) {
         guard var listening = follower else { return }
         defer { follower = listening }
         if let audio { listening.hear(audio.blocks(until: now, yaw: result.pose.y)) }
@@ -95,7 +95,7 @@ final class PerceptionStep {
 
     /// What `trackingStates` publishes for this frame: every subject with its saliency and
     /// speakingConfidence.
-    func assessments(of perception: Perception) -> [SubjectAssessment] {
+    func assessments(of perception: FramePerception) -> [SubjectAssessment] {
         var assessments = Saliency.assess(perception.subjects, at: perception.frame.stamp.time)
         for i in assessments.indices { assessments[i].speakingConfidence = perception.speaking[assessments[i].uuid] }
         return assessments

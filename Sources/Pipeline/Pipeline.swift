@@ -139,7 +139,7 @@ public final class Pipeline: PipelineSession {
     }
 
     /// Perceives one frame at `now` on the rig's clock and publishes its tracking state.
-    func perceive(_ frame: Frame, at now: MonotonicInstant, stop: StopFlag) -> Perception {
+    func perceive(_ frame: Frame, at now: MonotonicInstant, stop: StopFlag) -> FramePerception {
         var frame = frame
         // A live head's pose at the frame's capture, from its feedback.
         if frame.headPose == nil { frame.headPose = rig.backend.motionState(at: frame.stamp.time).angularPositions }
@@ -151,7 +151,7 @@ public final class Pipeline: PipelineSession {
     }
 
     /// After a frame is processed: the sinks, the monitor, the status line.
-    func finish(_ p: Perception, time: Double, wallSeconds: Double, stages: [(String, Double)], accounting: FrameAccounting,
+    func finish(_ p: FramePerception, time: Double, wallSeconds: Double, stages: [(String, Double)], accounting: FrameAccounting,
                 summary: inout SessionSummary, status: ((SessionStatus) -> Void)?) {
         summary.detectorFailures += p.detectorFailures
         if p.heardSpeaker { summary.framesWithSpeaker += 1 }
@@ -179,7 +179,7 @@ public final class Pipeline: PipelineSession {
 }
 
 extension ControlTarget {
-    init(_ p: Perception) {
+    init(_ p: FramePerception) {
         self.init(framed: p.framed, sound: p.sound, camera: p.camera, stamp: p.frame.stamp)
     }
 }

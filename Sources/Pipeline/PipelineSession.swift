@@ -1,5 +1,5 @@
 import DockKit
-import Vision
+import Perception
 
 /// A run of the pipeline dockd can start: the closed-loop simulation or a live camera.
 public protocol PipelineSession: AnyObject {

@@ -4,9 +4,9 @@ import DockCore
 import DockKit
 import Foundation
 import Motion
+import Perception
 import Simulation
 import Tracking
-import Vision
 
 /// What the pipeline reads.
 public enum SourceChoice: Sendable, Equatable {

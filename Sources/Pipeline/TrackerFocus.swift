@@ -1,5 +1,5 @@
+import Perception
 import Tracking
-import Vision
 
 extension SubjectTracker {
     /// What the detection schedule needs to know of the tracks: where they are, and whether a

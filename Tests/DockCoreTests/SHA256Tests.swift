@@ -26,6 +26,18 @@ import Testing
         #expect(hex == "cdc76e5c9914fb9281a1c7e284d73e67f1809a48a497200e046d39ccc7112cd0")
     }
 
+    /// A copy goes on from where the original was, and neither disturbs the other.
+    @Test func aCopyIsAValue() {
+        var first = SHA256()
+        first.update(Data("ab".utf8))
+        var second = first
+        first.update(Data("c".utf8))
+        second.update(Data("d".utf8))
+        let hex = { (digest: [UInt8]) in digest.map { String(format: "%02x", $0) }.joined() }
+        #expect(hex(first.finalize()) == SHA256.hex(of: Data("abc".utf8)))
+        #expect(hex(second.finalize()) == SHA256.hex(of: Data("abd".utf8)))
+    }
+
     @Test func fileDigestMatchesDataDigest() throws {
         let path = NSTemporaryDirectory() + "sha-\(UUID().uuidString)"
         let data = Data((0..<200_000).map { UInt8(truncatingIfNeeded: $0 &* 31) })

@@ -1,11 +1,11 @@
-import CV4L2
 import Capture
+import CV4L2
 import DockCore
 import Foundation
 import Motion
+import Perception
 import Testing
 import TestSupport
-import Vision
 
 /// Faults injected 100 times each, checking the documented end state and that nothing leaks:
 /// file descriptors and threads of the whole process are counted before and after. Run alone

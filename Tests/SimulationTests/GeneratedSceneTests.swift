@@ -1,9 +1,9 @@
 import DockCore
 import Foundation
 import Imaging
+import Perception
 import Testing
 import TestSupport
-import Vision
 @testable import Simulation
 
 @Suite struct GeneratedSceneTests {

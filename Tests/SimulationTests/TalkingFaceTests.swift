@@ -1,9 +1,9 @@
 import DockCore
 import Foundation
 import Imaging
+import Perception
 import Testing
 import TestSupport
-import Vision
 @testable import Simulation
 
 /// A generated person with the carphone clip's real talking face.

