@@ -1,3 +1,4 @@
+import DockCore
 import Foundation
 import Glibc
 
@@ -33,7 +34,7 @@ public struct ControlConnection: Sendable {
     /// Whether something accepts connections on the Unix socket at `path`.
     package static func isAnswering(_ path: String) -> Bool {
         guard let fd = try? ControlConnection(endpoint: .unix(path: path)).connect(timeout: 0.5) else { return false }
-        close(fd)
+        fd.close()
         return true
     }
 
@@ -52,7 +53,7 @@ public struct ControlConnection: Sendable {
     public func request(_ method: String, _ path: String, body: [UInt8], contentType: String = "application/json",
                         timeout: Double = 5) throws(ControlClientError) -> ControlReply {
         let fd = try connect(timeout: timeout)
-        defer { close(fd) }
+        defer { fd.close() }
         try write(head(method, path, contentLength: body.count, contentType: contentType) + body, to: fd)
         var reader = HTTPResponseReader()
         var received: [UInt8] = []
@@ -68,7 +69,7 @@ public struct ControlConnection: Sendable {
     /// returns false or the stream ends. A refused request throws with the service's message.
     public func events(_ path: String, onEvent: (String, String) -> Bool) throws(ControlClientError) {
         let fd = try connect(timeout: 5)
-        defer { close(fd) }
+        defer { fd.close() }
         try write(head("GET", path, contentLength: 0, contentType: nil, accept: "text/event-stream"), to: fd)
         var reader = HTTPResponseReader()
         var parser = ServerSentEventParser()
@@ -105,7 +106,7 @@ public struct ControlConnection: Sendable {
         }
     }
 
-    func connect(timeout: Double) throws(ControlClientError) -> Int32 {
+    func connect(timeout: Double) throws(ControlClientError) -> FileDescriptor {
         switch endpoint {
         case .unix(let path):
             var address = sockaddr_un()
@@ -113,17 +114,14 @@ public struct ControlConnection: Sendable {
             let bytes = Array(path.utf8)
             guard bytes.count < MemoryLayout.size(ofValue: address.sun_path) else { throw ControlClientError("socket path \(path) is too long") }
             withUnsafeMutableBytes(of: &address.sun_path) { raw in for (i, b) in bytes.enumerated() { raw[i] = b } }
-            let fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
-            guard fd >= 0 else { throw ControlClientError("cannot create a socket: \(String(cString: strerror(errno)))") }
-            let connected = withUnsafePointer(to: &address) {
-                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { Glibc.connect(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
+            return try connected(AF_UNIX) { fd throws(Errno) in
+                let done = withUnsafePointer(to: &address) {
+                    $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { pointer in
+                        Result { () throws(Errno) in try fd.connect(to: pointer, length: socklen_t(MemoryLayout<sockaddr_un>.size)) }
+                    }
+                }
+                try done.get()
             }
-            guard connected == 0 else {
-                let reason = String(cString: strerror(errno))
-                close(fd)
-                throw notRunning(reason)
-            }
-            return fd
         case .tcp(let host, let port):
             var hints = addrinfo()
             hints.ai_socktype = Int32(SOCK_STREAM.rawValue)
@@ -132,38 +130,50 @@ public struct ControlConnection: Sendable {
                 throw ControlClientError("cannot resolve \(host)")
             }
             defer { freeaddrinfo(found) }
-            let fd = socket(info.pointee.ai_family, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
-            guard fd >= 0 else { throw ControlClientError("cannot create a socket: \(String(cString: strerror(errno)))") }
-            guard Glibc.connect(fd, info.pointee.ai_addr, info.pointee.ai_addrlen) == 0 else {
-                let reason = String(cString: strerror(errno))
-                close(fd)
-                throw notRunning(reason)
+            return try connected(info.pointee.ai_family) { fd throws(Errno) in
+                try fd.connect(to: info.pointee.ai_addr, length: info.pointee.ai_addrlen)
             }
-            return fd
         }
     }
 
-    private func write(_ bytes: [UInt8], to fd: Int32) throws(ControlClientError) {
+    /// A stream socket of `family`, connected by `connect`; the reason in dockctl's words if not.
+    private func connected(_ family: Int32, _ connect: (FileDescriptor) throws(Errno) -> Void) throws(ControlClientError) -> FileDescriptor {
+        let fd: FileDescriptor
+        do { fd = try FileDescriptor.socket(family, Int32(SOCK_STREAM.rawValue)) } catch {
+            throw ControlClientError("cannot create a socket: \(error)")
+        }
+        do { try connect(fd) } catch {
+            fd.close()
+            throw notRunning(error.description)
+        }
+        return fd
+    }
+
+    private func write(_ bytes: [UInt8], to fd: FileDescriptor) throws(ControlClientError) {
         var offset = 0
         while offset < bytes.count {
-            let n = bytes[offset...].withUnsafeBytes { send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
-            if n < 0 && errno == EINTR { continue }
-            guard n > 0 else { throw ControlClientError("the service closed the connection: \(String(cString: strerror(errno)))") }
+            let n: Int
+            do { n = try fd.send(bytes[offset...]) } catch {
+                throw ControlClientError("the service closed the connection: \(error)")
+            }
+            guard n > 0 else { throw ControlClientError("the service closed the connection") }
             offset += n
         }
     }
 
     /// Reads until the peer closes or `more` returns false; `timeout` bounds each wait.
-    private func readUntilClosed(_ fd: Int32, timeout: Double?,
+    private func readUntilClosed(_ fd: FileDescriptor, timeout: Double?,
                                  _ more: ([UInt8]) throws(ControlClientError) -> Bool) throws(ControlClientError) {
         var buffer = [UInt8](repeating: 0, count: 64 * 1024)
         while true {
-            var poller = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
-            let ready = poll(&poller, 1, timeout.map { Int32($0 * 1000) } ?? -1)
-            if ready < 0 && errno == EINTR { continue }
-            guard ready > 0 else { throw ControlClientError("the service did not answer within \(timeout ?? 0) s") }
-            let n = buffer.withUnsafeMutableBytes { recv(fd, $0.baseAddress, $0.count, 0) }
-            if n < 0 && errno == EINTR { continue }
+            let ready: Bool
+            do { ready = try !fd.poll(for: .readable, timeout: timeout).isEmpty } catch {
+                throw ControlClientError("the connection to the service broke: \(error)")
+            }
+            guard ready else { throw ControlClientError("the service did not answer within \(timeout ?? 0) s") }
+            // A reset is the peer's way of closing too: what arrived before it stands, and the
+            // response reader says whether it was whole.
+            guard let n = try? fd.receive(into: &buffer) else { return }
             guard n > 0 else { return }
             guard try more(Array(buffer[..<n])) else { return }
         }

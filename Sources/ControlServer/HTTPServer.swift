@@ -29,10 +29,10 @@ public final class HTTPServer: @unchecked Sendable {
         self.handler = handler
         if case .tcp = endpoint { overTCP = true } else { overTCP = false }
         let context = Unmanaged.passRetained(self)
-        guard let started = opendock_mhd_start(socket.descriptor, UInt32(connectionLimit), 60, accessHandler,
+        guard let started = opendock_mhd_start(socket.descriptor.rawValue, UInt32(connectionLimit), 60, accessHandler,
                                                context.toOpaque(), requestCompleted) else {
             context.release()
-            close(socket.descriptor)
+            socket.descriptor.close()
             throw SessionError("the HTTP server could not start on \(endpoint)")
         }
         daemon = started
@@ -46,7 +46,7 @@ public final class HTTPServer: @unchecked Sendable {
         daemon = nil
         let fd = MHD_quiesce_daemon(running)
         MHD_stop_daemon(running)
-        if fd >= 0 { close(fd) }
+        if fd >= 0 { FileDescriptor(rawValue: fd).close() }
         if case .unix(let path) = endpoint { unlink(path) }
         unmanagedSelf?.release()
         unmanagedSelf = nil

@@ -1,11 +1,12 @@
 import ControlClient
+import DockCore
 import Foundation
 import Glibc
 import Pipeline
 
 /// A listening socket handed to the HTTP server, which owns it from then on.
 struct ListeningSocket {
-    let descriptor: Int32
+    let descriptor: FileDescriptor
     /// The endpoint as bound (a TCP port 0 becomes the port the kernel chose).
     let endpoint: ControlEndpoint
 
@@ -37,15 +38,18 @@ struct ListeningSocket {
             }
             unlink(path)  // left behind by a dockd that did not exit cleanly
         }
-        let fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
-        guard fd >= 0 else { throw SessionError("cannot create the control socket: \(String(cString: strerror(errno)))") }
-        let bound = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
+        let fd: FileDescriptor
+        do { fd = try FileDescriptor.socket(AF_UNIX, Int32(SOCK_STREAM.rawValue)) } catch {
+            throw SessionError("cannot create the control socket: \(error)")
         }
-        guard bound == 0, listen(fd, 64) == 0 else {
-            let reason = String(cString: strerror(errno))
-            close(fd)
-            throw SessionError("cannot listen on \(path): \(reason); check that its folder exists and is writable")
+        let listening = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { pointer in
+                Result { () throws(Errno) in try fd.listen(at: pointer, length: socklen_t(MemoryLayout<sockaddr_un>.size)) }
+            }
+        }
+        if case .failure(let error) = listening {
+            fd.close()
+            throw SessionError("cannot listen on \(path): \(error); check that its folder exists and is writable")
         }
         chmod(path, 0o660)  // owner and group: the socket file's mode is the access control
         return ListeningSocket(descriptor: fd, endpoint: .unix(path: path))
@@ -62,20 +66,21 @@ struct ListeningSocket {
             throw SessionError("--http \(host): not an address this machine has (\(String(cString: gai_strerror(status))))")
         }
         defer { freeaddrinfo(found) }
-        let fd = socket(info.pointee.ai_family, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
-        guard fd >= 0 else { throw SessionError("cannot create a TCP socket: \(String(cString: strerror(errno)))") }
+        let fd: FileDescriptor
+        do { fd = try FileDescriptor.socket(info.pointee.ai_family, Int32(SOCK_STREAM.rawValue)) } catch {
+            throw SessionError("cannot create a TCP socket: \(error)")
+        }
         var yes: Int32 = 1
-        setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &yes, socklen_t(MemoryLayout<Int32>.size))
-        guard bind(fd, info.pointee.ai_addr, info.pointee.ai_addrlen) == 0, listen(fd, 64) == 0 else {
-            let reason = String(cString: strerror(errno))
-            close(fd)
-            throw SessionError("cannot listen on \(ControlEndpoint.tcp(host: host, port: port)): \(reason); choose another --http port")
+        setsockopt(fd.rawValue, SOL_SOCKET, SO_REUSEADDR, &yes, socklen_t(MemoryLayout<Int32>.size))
+        do { try fd.listen(at: info.pointee.ai_addr, length: info.pointee.ai_addrlen) } catch {
+            fd.close()
+            throw SessionError("cannot listen on \(ControlEndpoint.tcp(host: host, port: port)): \(error); choose another --http port")
         }
         var bound = sockaddr_storage()
         var length = socklen_t(MemoryLayout<sockaddr_storage>.size)
         var boundPort = port
         let named = withUnsafeMutablePointer(to: &bound) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(fd, $0, &length) }
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(fd.rawValue, $0, &length) }
         }
         if named == 0 {
             boundPort = withUnsafeBytes(of: &bound) { raw in

@@ -11,14 +11,13 @@ public final class SystemdNotifier: Sendable {
     public let watchdogInterval: Double?
     private let clock: any MonotonicClock
     private let lastPing = Protected<MonotonicInstant?>(nil)
-    private let socket: Int32
+    private let socket: FileDescriptor
 
     /// nil when the process was not started by systemd with Type=notify (no NOTIFY_SOCKET).
     public init?(environment: [String: String] = ProcessInfo.processInfo.environment,
                  clock: any MonotonicClock = SystemMonotonicClock()) {
         guard let path = environment["NOTIFY_SOCKET"], !path.isEmpty, path.utf8.count < 108 else { return nil }
-        let descriptor = Glibc.socket(AF_UNIX, Int32(SOCK_DGRAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
-        guard descriptor >= 0 else { return nil }
+        guard let descriptor = try? FileDescriptor.socket(AF_UNIX, Int32(SOCK_DGRAM.rawValue)) else { return nil }
         socketPath = path
         socket = descriptor
         self.clock = clock
@@ -31,7 +30,7 @@ public final class SystemdNotifier: Sendable {
         }
     }
 
-    deinit { close(socket) }
+    deinit { socket.close() }
 
     /// Sends one state ("READY=1", "STOPPING=1", "STATUS=…"); false when systemd is not listening.
     @discardableResult
@@ -45,14 +44,12 @@ public final class SystemdNotifier: Sendable {
             for (index, byte) in bytes.enumerated() { raw[index] = byte }
         }
         let length = socklen_t(MemoryLayout<sa_family_t>.size + bytes.count)
-        let sent = state.withCString { text in
-            withUnsafePointer(to: &address) { pointer in
-                pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                    sendto(socket, text, strlen(text), Int32(MSG_NOSIGNAL), $0, length)
-                }
+        let sent = withUnsafePointer(to: &address) { pointer in
+            pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { target in
+                Result { () throws(Errno) in try socket.send(Array(state.utf8)[...], to: target, length: length) }
             }
         }
-        return sent >= 0
+        return (try? sent.get()) != nil
     }
 
     /// The control loop went round once: pings the watchdog when half its interval has passed

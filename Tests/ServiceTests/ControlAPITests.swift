@@ -246,14 +246,14 @@ final class ServedDemo: @unchecked Sendable {
         var parts = 0
         var buffer: [UInt8] = []
         let fd = try demo.client.connect(timeout: 5)
-        defer { close(fd) }
+        defer { fd.close() }
         let request = "GET /v1/preview.mjpeg HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n"
-        _ = request.withCString { send(fd, $0, strlen($0), 0) }
+        _ = try fd.send(Array(request.utf8)[...])
         var reader = HTTPResponseReader()
         var chunk = [UInt8](repeating: 0, count: 65536)
         let deadline = Date().addingTimeInterval(10)
         while parts < 3 && Date() < deadline {
-            let n = recv(fd, &chunk, chunk.count, 0)
+            let n = try fd.receive(into: &chunk)
             guard n > 0 else { break }
             buffer += try reader.feed(chunk[..<n])
             parts = String(decoding: buffer, as: UTF8.self).components(separatedBy: "--\(PreviewStream.boundary)").count - 1

@@ -1,4 +1,5 @@
 import CV4L2
+import DockCore
 import Foundation
 
 /// One open V4L2 device node: capabilities, formats, controls. Owns its file descriptor.

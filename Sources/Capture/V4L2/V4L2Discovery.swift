@@ -1,3 +1,4 @@
+import DockCore
 import Foundation
 
 /// Lists capture devices with everything a person or script needs to pick one.

@@ -1,22 +1,7 @@
 import CV4L2
+import DockCore
 import Foundation
 import Glibc
-
-/// An errno value with its text.
-public struct Errno: Error, Sendable, Hashable, CustomStringConvertible {
-    public let code: Int32
-    public init(_ code: Int32) { self.code = code }
-    public static var current: Errno { Errno(errno) }
-    public var description: String { String(cString: strerror(code)) }
-
-    public static let interrupted = Errno(EINTR)
-    public static let wouldBlock = Errno(EAGAIN)
-    public static let noDevice = Errno(ENODEV)
-    public static let io = Errno(EIO)
-    public static let permissionDenied = Errno(EACCES)
-    public static let noEntry = Errno(ENOENT)
-    public static let invalidArgument = Errno(EINVAL)
-}
 
 public enum PollOutcome: Sendable, Equatable {
     case readable
@@ -68,8 +53,7 @@ public final class LinuxVideoDeviceSystem: VideoDeviceSystem {
     public init() {}
 
     public func open(_ path: String) -> Result<Int32, Errno> {
-        let fd = cv4l2_open(path, O_RDWR | O_NONBLOCK | O_CLOEXEC)
-        return fd >= 0 ? .success(fd) : .failure(.current)
+        retryingOnInterrupt { cv4l2_open(path, O_RDWR | O_NONBLOCK | O_CLOEXEC) }
     }
 
     public func close(_ fd: Int32) { _ = cv4l2_close(fd) }
@@ -86,12 +70,10 @@ public final class LinuxVideoDeviceSystem: VideoDeviceSystem {
     public func munmap(_ address: UnsafeMutableRawPointer, length: Int) { _ = cv4l2_munmap(address, length) }
 
     public func poll(_ fd: Int32, timeoutMilliseconds: Int32) -> PollOutcome {
-        var entry = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
-        let n = Glibc.poll(&entry, 1, timeoutMilliseconds)
-        if n < 0 { return errno == EINTR ? .interrupted : .hangUp }
-        if n == 0 { return .timedOut }
-        if entry.revents & Int16(POLLERR | POLLHUP | POLLNVAL) != 0 { return .hangUp }
-        return .readable
+        let timeout = timeoutMilliseconds < 0 ? nil : Double(timeoutMilliseconds) / 1000
+        guard let events = try? FileDescriptor(rawValue: fd).poll(for: .readable, timeout: timeout) else { return .hangUp }
+        if events.isEmpty { return .timedOut }
+        return events.isBroken ? .hangUp : .readable
     }
 
     public func deviceNodes() -> [String] {

@@ -14,33 +14,41 @@ package final class ButtonReader: Sendable {
     /// Starts reading; fails at once (with what to do) when the device cannot be opened.
     package init(path: String, accessory: DockAccessory, manager: DockAccessoryManager?, map: ButtonMap = ButtonMap()) throws(DockKitError) {
         self.path = path
-        let first = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK)
-        guard first >= 0 else { throw errno == EACCES ? .cameraTCCMissing : .notConnected }
+        let first: FileDescriptor
+        do { first = try FileDescriptor.open(path, O_RDONLY | O_NONBLOCK) } catch {
+            throw error == .permissionDenied ? .cameraTCCMissing : .notConnected
+        }
         let stopped = self.stopped, problems = self.problems
         let thread = Thread { [weak accessory] in
-            var fd = first
+            var device: FileDescriptor? = first
             var decoder = InputEventDecoder()
             var buffer = [UInt8](repeating: 0, count: InputEvent.size * 64)
             while !stopped.withLock({ $0 }), let target = accessory {
-                if fd < 0 {
+                guard let fd = device else {
                     Thread.sleep(forTimeInterval: 1)
-                    fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK)
-                    if fd >= 0 { decoder = InputEventDecoder() }
+                    device = try? FileDescriptor.open(path, O_RDONLY | O_NONBLOCK)
+                    if device != nil { decoder = InputEventDecoder() }
                     continue
                 }
-                var poller = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
-                guard poll(&poller, 1, 100) > 0 else { continue }
-                let n = buffer.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
-                if n < 0 && (errno == EAGAIN || errno == EINTR) { continue }
-                if n == 0, isRegularFile(fd) {
-                    problems.withLock { $0.append("\(path) ended") }
-                    break  // a recording of events: played once
+                let n: Int
+                do throws(Errno) {
+                    guard try !fd.poll(for: .readable, timeout: 0.1).isEmpty else { continue }
+                    n = try fd.read(into: &buffer)
+                } catch where error == .wouldBlock {
+                    continue
+                } catch {
+                    // Unplugged (ENODEV): wait for it to come back.
+                    problems.withLock { $0.append("\(path): \(error)") }
+                    fd.close()
+                    device = nil
+                    continue
                 }
-                if n <= 0 {
-                    // Unplugged (ENODEV), or a pipe's writer gone: wait for it to come back.
-                    problems.withLock { $0.append(n == 0 ? "\(path) ended" : "\(path): \(String(cString: strerror(errno)))") }
-                    close(fd)
-                    fd = -1
+                if n == 0 {
+                    problems.withLock { $0.append("\(path) ended") }
+                    // A recording of events is played once; a pipe's writer may come back.
+                    if isRegularFile(fd) { break }
+                    fd.close()
+                    device = nil
                     continue
                 }
                 for event in decoder.feed(buffer[..<n]) {
@@ -54,7 +62,7 @@ package final class ButtonReader: Sendable {
                     }
                 }
             }
-            if fd >= 0 { close(fd) }
+            device?.close()
         }
         thread.name = "opendock.buttons"
         thread.start()
@@ -68,7 +76,7 @@ package final class ButtonReader: Sendable {
     deinit { stop() }
 }
 
-private func isRegularFile(_ fd: Int32) -> Bool {
+private func isRegularFile(_ fd: FileDescriptor) -> Bool {
     var status = stat()
-    return fstat(fd, &status) == 0 && status.st_mode & S_IFMT == S_IFREG
+    return fstat(fd.rawValue, &status) == 0 && status.st_mode & S_IFMT == S_IFREG
 }

@@ -1,19 +1,20 @@
 import CSerial
+import DockCore
 import Foundation
 import Glibc
 
 /// Why a link to a device failed.
 public enum LinkError: Error, Sendable, Equatable, CustomStringConvertible {
-    case cannotOpen(String, errno: Int32)
+    case cannotOpen(String, Errno)
     case disconnected(String)
-    case io(String, errno: Int32)
+    case io(String, Errno)
     case noAnswer(String, what: String)
 
     public var description: String {
         switch self {
-        case .cannotOpen(let name, let e): "cannot open \(name): \(String(cString: strerror(e))) (is the device plugged in? is the user in the 'dialout' group?)"
+        case .cannotOpen(let name, let e): "cannot open \(name): \(e) (is the device plugged in? is the user in the 'dialout' group?)"
         case .disconnected(let name): "\(name) was disconnected"
-        case .io(let name, let e): "\(name): \(String(cString: strerror(e)))"
+        case .io(let name, let e): "\(name): \(e)"
         case .noAnswer(let name, let what): "no answer from \(name) to \(what): wrong port, baud rate or protocol?"
         }
     }
@@ -35,7 +36,7 @@ public final class FileDescriptorLink: ByteLink {
     public let name: String
     private let fd: DescriptorGuard
 
-    public init(name: String, fd: Int32) {
+    public init(name: String, fd: FileDescriptor) {
         self.name = name
         self.fd = DescriptorGuard(fd)
     }
@@ -43,8 +44,8 @@ public final class FileDescriptorLink: ByteLink {
     /// Opens a serial device raw 8N1 at `baud`.
     public static func serial(_ path: String, baud: Int) throws(LinkError) -> FileDescriptorLink {
         let fd = cserial_open(path, Int32(baud))
-        guard fd >= 0 else { throw .cannotOpen(path, errno: errno) }
-        return FileDescriptorLink(name: path, fd: fd)
+        guard fd >= 0 else { throw .cannotOpen(path, .current) }
+        return FileDescriptorLink(name: path, fd: FileDescriptor(rawValue: fd))
     }
 
     deinit { close() }
@@ -55,22 +56,22 @@ public final class FileDescriptorLink: ByteLink {
         try fd.use { fd throws(LinkError) in try write(bytes, fd: fd) }
     }
 
-    private func write(_ bytes: [UInt8], fd: Int32) throws(LinkError) {
-        guard fd >= 0 else { throw .disconnected(name) }
+    private func write(_ bytes: [UInt8], fd: FileDescriptor?) throws(LinkError) {
+        guard let fd else { throw .disconnected(name) }
         var offset = 0
         var waited = 0
         while offset < bytes.count {
-            let n = bytes[offset...].withUnsafeBytes { Glibc.write(fd, $0.baseAddress, $0.count) }
-            if n > 0 { offset += n; continue }
-            if n < 0 && errno == EINTR { continue }
-            if n < 0 && errno == EAGAIN && waited < 100 {
-                var entry = pollfd(fd: fd, events: Int16(POLLOUT), revents: 0)
-                _ = poll(&entry, 1, 10)
+            do throws(Errno) {
+                let n = try fd.write(bytes[offset...])
+                if n > 0 { offset += n; continue }
+                throw Errno.wouldBlock
+            } catch where error == .wouldBlock && waited < 100 {
+                // The device's buffer is full: wait a little for room, a second at most.
+                _ = try? fd.poll(for: .writable, timeout: 0.01)
                 waited += 1
-                continue
+            } catch {
+                throw error.meansDeviceGone ? .disconnected(name) : .io(name, error)
             }
-            if n < 0 && (errno == EIO || errno == ENXIO || errno == ENODEV) { throw .disconnected(name) }
-            throw .io(name, errno: n < 0 ? errno : EAGAIN)
         }
     }
 
@@ -78,18 +79,22 @@ public final class FileDescriptorLink: ByteLink {
         try fd.use { fd throws(LinkError) -> [UInt8] in try read(timeout: timeout, fd: fd) }
     }
 
-    private func read(timeout: Double, fd: Int32) throws(LinkError) -> [UInt8] {
-        guard fd >= 0 else { throw .disconnected(name) }
-        var entry = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
-        let ready = poll(&entry, 1, Int32(max(0, timeout * 1000)))
-        if ready < 0 { if errno == EINTR { return [] }; throw .io(name, errno: errno) }
-        if ready == 0 { return [] }
-        if entry.revents & Int16(POLLIN) == 0, entry.revents & Int16(POLLHUP | POLLERR | POLLNVAL) != 0 { throw .disconnected(name) }
+    private func read(timeout: Double, fd: FileDescriptor?) throws(LinkError) -> [UInt8] {
+        guard let fd else { throw .disconnected(name) }
         var buffer = [UInt8](repeating: 0, count: 4096)
-        let n = buffer.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress, $0.count) }
-        if n > 0 { return Array(buffer.prefix(n)) }
-        if n == 0 || errno == EIO || errno == ENXIO { throw .disconnected(name) }
-        if errno == EAGAIN || errno == EINTR { return [] }
-        throw .io(name, errno: errno)
+        let n: Int
+        do throws(Errno) {
+            let events = try fd.poll(for: .readable, timeout: timeout)
+            if events.isEmpty { return [] }
+            // Hung up with nothing left to read: the device is gone.
+            if !events.contains(.readable), events.isBroken { throw Errno.io }
+            n = try fd.read(into: &buffer)
+        } catch where error == .wouldBlock {
+            return []
+        } catch {
+            throw error.meansDeviceGone ? .disconnected(name) : .io(name, error)
+        }
+        guard n > 0 else { throw .disconnected(name) }
+        return Array(buffer.prefix(n))
     }
 }

@@ -1,3 +1,4 @@
+import DockCore
 import Glibc
 import Synchronization
 
@@ -7,12 +8,12 @@ import Synchronization
 /// and the number, reused by the next `open`, reads someone else's file.
 public final class DescriptorGuard: @unchecked Sendable {
     private var lock = pthread_rwlock_t()
-    private var fd: Int32
+    private var fd: FileDescriptor?
     /// Set first by `close`, so that new calls stop taking the lock: glibc's rwlock lets new
     /// readers in ahead of a waiting writer, and a busy reader loop would starve `close`.
     private let closing = Atomic<Bool>(false)
 
-    public init(_ fd: Int32) {
+    public init(_ fd: FileDescriptor) {
         self.fd = fd
         pthread_rwlock_init(&lock, nil)
     }
@@ -22,9 +23,9 @@ public final class DescriptorGuard: @unchecked Sendable {
         pthread_rwlock_destroy(&lock)
     }
 
-    /// Runs `body` with the descriptor (-1 once closed); closing waits for it to return.
-    public func use<R, E: Error>(_ body: (Int32) throws(E) -> R) throws(E) -> R {
-        if closing.load(ordering: .acquiring) { return try body(-1) }
+    /// Runs `body` with the descriptor (nil once closed); closing waits for it to return.
+    public func use<R, E: Error>(_ body: (FileDescriptor?) throws(E) -> R) throws(E) -> R {
+        if closing.load(ordering: .acquiring) { return try body(nil) }
         pthread_rwlock_rdlock(&lock)
         defer { pthread_rwlock_unlock(&lock) }
         return try body(fd)
@@ -34,7 +35,7 @@ public final class DescriptorGuard: @unchecked Sendable {
         closing.store(true, ordering: .releasing)
         pthread_rwlock_wrlock(&lock)
         defer { pthread_rwlock_unlock(&lock) }
-        if fd >= 0 { Glibc.close(fd) }
-        fd = -1
+        fd?.close()
+        fd = nil
     }
 }

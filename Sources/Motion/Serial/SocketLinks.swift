@@ -17,22 +17,26 @@ public enum SocketLink {
         return FileDescriptorLink(name: name, fd: try connected(socketType: SOCK_STREAM, host: host, port: port, name: name))
     }
 
-    static func connected(socketType: __socket_type, host: String, port: UInt16, name: String) throws(LinkError) -> Int32 {
+    static func connected(socketType: __socket_type, host: String, port: UInt16, name: String) throws(LinkError) -> FileDescriptor {
         var hints = addrinfo()
         hints.ai_family = AF_INET
         hints.ai_socktype = Int32(socketType.rawValue)
         var result: UnsafeMutablePointer<addrinfo>?
-        guard getaddrinfo(host, String(port), &hints, &result) == 0, let info = result else { throw .cannotOpen(name, errno: EHOSTUNREACH) }
+        guard getaddrinfo(host, String(port), &hints, &result) == 0, let info = result else { throw .cannotOpen(name, Errno(EHOSTUNREACH)) }
         defer { freeaddrinfo(result) }
-        let fd = socket(info.pointee.ai_family, Int32(socketType.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
-        guard fd >= 0 else { throw .cannotOpen(name, errno: errno) }
-        guard connect(fd, info.pointee.ai_addr, info.pointee.ai_addrlen) == 0 else {
-            let e = errno
-            Glibc.close(fd)
-            throw .cannotOpen(name, errno: e)
+        do throws(Errno) {
+            let fd = try FileDescriptor.socket(info.pointee.ai_family, Int32(socketType.rawValue))
+            do throws(Errno) {
+                try fd.connect(to: info.pointee.ai_addr, length: info.pointee.ai_addrlen)
+                try fd.setNonBlocking()
+            } catch {
+                fd.close()
+                throw error
+            }
+            return fd
+        } catch {
+            throw .cannotOpen(name, error)
         }
-        _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK)
-        return fd
     }
 }
 
@@ -41,7 +45,7 @@ public final class FileDescriptorDatagramLink: ByteLink {
     public let name: String
     private let fd: DescriptorGuard
 
-    init(name: String, fd: Int32) {
+    init(name: String, fd: FileDescriptor) {
         self.name = name
         self.fd = DescriptorGuard(fd)
     }
@@ -52,9 +56,12 @@ public final class FileDescriptorDatagramLink: ByteLink {
 
     public func write(_ bytes: [UInt8]) throws(LinkError) {
         try fd.use { fd throws(LinkError) in
-            guard fd >= 0 else { throw .disconnected(name) }
-            let n = bytes.withUnsafeBytes { send(fd, $0.baseAddress, $0.count, 0) }
-            if n < 0 { throw errno == ECONNREFUSED ? .disconnected(name) : .io(name, errno: errno) }
+            guard let fd else { throw .disconnected(name) }
+            do throws(Errno) {
+                _ = try fd.send(bytes[...])
+            } catch {
+                throw error == .connectionRefused ? .disconnected(name) : .io(name, error)
+            }
         }
     }
 
@@ -62,16 +69,19 @@ public final class FileDescriptorDatagramLink: ByteLink {
         try fd.use { fd throws(LinkError) -> [UInt8] in try receive(timeout: timeout, fd: fd) }
     }
 
-    private func receive(timeout: Double, fd: Int32) throws(LinkError) -> [UInt8] {
-        guard fd >= 0 else { throw .disconnected(name) }
-        var entry = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
-        guard poll(&entry, 1, Int32(max(0, timeout * 1000))) > 0 else { return [] }
+    private func receive(timeout: Double, fd: FileDescriptor?) throws(LinkError) -> [UInt8] {
+        guard let fd else { throw .disconnected(name) }
         var buffer = [UInt8](repeating: 0, count: 2048)
-        let n = buffer.withUnsafeMutableBytes { recv(fd, $0.baseAddress, $0.count, 0) }
-        if n > 0 { return Array(buffer.prefix(n)) }
-        // A refused datagram (nobody listening) is not a broken link; the device may come back.
-        if n < 0 && (errno == EAGAIN || errno == EINTR || errno == ECONNREFUSED) { return [] }
-        throw .io(name, errno: n < 0 ? errno : EIO)
+        do throws(Errno) {
+            guard try fd.poll(for: .readable, timeout: timeout).contains(.readable) else { return [] }
+            let n = try fd.receive(into: &buffer)
+            return Array(buffer.prefix(n))
+        } catch where error == .wouldBlock || error == .connectionRefused {
+            // A refused datagram (nobody listening) is not a broken link; the device may come back.
+            return []
+        } catch {
+            throw .io(name, error)
+        }
     }
 }
 
