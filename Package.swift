@@ -70,7 +70,7 @@ let package = Package(
 
         // Tests
         .target(name: "TestSupport", dependencies: ["DockCore", "Imaging", "Capture", "CV4L2", "Motion", "CSerial"], path: "Tests/TestSupport"),
-        .testTarget(name: "DockCoreTests", dependencies: ["DockCore"]),
+        .testTarget(name: "DockCoreTests", dependencies: ["DockCore", "TestSupport"]),
         .testTarget(name: "ImagingTests", dependencies: ["DockCore", "Imaging", "TestSupport"]),
         .testTarget(name: "CaptureTests", dependencies: ["Capture", "CV4L2", "DockCore", "Imaging", "TestSupport"]),
         .testTarget(name: "PerceptionTests", dependencies: ["Capture", "DockCore", "Imaging", "Perception", "TestSupport"]),
@@ -79,7 +79,7 @@ let package = Package(
         .testTarget(name: "MotionTests", dependencies: ["DockCore", "Motion", "TestSupport"]),
         .testTarget(name: "SimulationTests", dependencies: ["Audio", "DockCore", "Imaging", "Perception", "Simulation", "TestSupport"]),
         .testTarget(name: "DockKitTests", dependencies: ["DockCore", "DockKit", "Motion", "TestSupport", "Tracking"]),
-        .testTarget(name: "LayoutTests"),
+        .testTarget(name: "LayoutTests", dependencies: ["TestSupport"]),
         .testTarget(name: "BenchTests", dependencies: ["Bench", "DockCore", "TestSupport", "Tracking"]),
         .testTarget(
             name: "ServiceTests",

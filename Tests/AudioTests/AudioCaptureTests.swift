@@ -6,7 +6,7 @@ import TestSupport
 
 /// ALSA capture for real, without a sound card: ALSA's own `file` plugin feeds a capture PCM
 /// from a raw file (over the `null` plugin), configured by text the way asound.conf would be.
-@Suite struct ALSACaptureTests {
+@Suite(.tags(.device)) struct ALSACaptureTests {
     /// Faint hiss, then from 0.25 s a voiced sound, the right channel `lag` samples behind the left, as raw
     /// interleaved 16-bit little-endian samples; returns the path and the samples written.
     static func rawRecording(seconds: Double, lag: Int, in directory: String) throws -> (path: String, left: [Int16], right: [Int16]) {
@@ -140,7 +140,7 @@ import TestSupport
     }
 }
 
-@Suite struct StreamingSpeechAnalyzerTests {
+@Suite(.tags(.unit)) struct StreamingSpeechAnalyzerTests {
     /// Fed block by block, the analyzer finds the same windows as on the whole recording; a block
     /// after lost samples starts a new timeline.
     @Test func blocksGiveTheSameWindowsAsTheWholeClip() throws {

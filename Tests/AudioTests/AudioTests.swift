@@ -4,7 +4,7 @@ import Testing
 import TestSupport
 @testable import Audio
 
-@Suite struct GCCPHATTests {
+@Suite(.tags(.unit)) struct GCCPHATTests {
     /// White noise reaching the right microphone first by a known fractional delay: recovered
     /// within a quarter of a sample (one sample at 48 kHz is the bar; parabolic interpolation on
     /// the sharp PHAT peak is biased by about a tenth).
@@ -29,7 +29,7 @@ import TestSupport
     }
 }
 
-@Suite struct VoiceActivityTests {
+@Suite(.tags(.unit)) struct VoiceActivityTests {
     /// A quiet hiss, then a voiced 150 Hz tone with harmonics for 0.5 s, then the hiss again.
     @Test func voicedBurstOverHissIsSpeechWithHangover() {
         var random = SeededGenerator(seed: 3)
@@ -66,7 +66,7 @@ import TestSupport
     }
 }
 
-@Suite struct WAVFileTests {
+@Suite(.tags(.unit)) struct WAVFileTests {
     @Test func stereoRoundTripAndRefusals() throws {
         let clip = AudioClip(sampleRate: 48000, channels: [[0, 0.5, -0.5, 0.25], [0.1, -1, 0.999, 0]])
         let path = Fixtures.temporaryDirectory("wav") + "/a.wav"

@@ -2,9 +2,10 @@ import Bench
 import DockCore
 import Foundation
 import Testing
+import TestSupport
 
 /// The closed-loop figures on hand-made frames whose answers are known.
-@Suite struct SceneEvaluationTests {
+@Suite(.tags(.unit)) struct SceneEvaluationTests {
     // A 2000 × 1000 view with a 1000-pixel focal length: a face centred `degrees` to the right.
     let settings = SceneEvaluationSettings(viewWidth: 2000, viewHeight: 1000, focalLength: 1000)
 

@@ -8,7 +8,7 @@ import Tracking
 /// The tracker scored with the MOT metrics on the crossing scene (two people crossing, one
 /// hidden, one turning away), faces and bodies each against their ground truth, identities by
 /// the person's UUID.
-@Suite struct TrackerScoreTests {
+@Suite(.tags(.unit)) struct TrackerScoreTests {
     @Test func crossingSceneScores() throws {
         let scene = CrossingScene()
         var tracker = SubjectTracker()

@@ -4,7 +4,7 @@ import Foundation
 import Testing
 import TestSupport
 
-@Suite struct TrackingAccuracyTests {
+@Suite(.tags(.unit)) struct TrackingAccuracyTests {
     /// motmetrics 1.4.0 bundles two MOTChallenge sequences with a tracker's output and checks
     /// its figures against the MOTChallenge devkit's (tests/test_metrics.py); ours must agree.
     /// Columns: IDF1, IDP, IDR, recall, precision, unique objects, mostly tracked, partially
@@ -59,7 +59,7 @@ import TestSupport
     }
 }
 
-@Suite struct DetectionAccuracyTests {
+@Suite(.tags(.unit)) struct DetectionAccuracyTests {
     @Test func countsMatchesMissesAndFalseAlarmsPerSize() {
         var accuracy = DetectionAccuracy()
         let small = PixelRect(x: 0, y: 0, width: 20, height: 20), large = PixelRect(x: 100, y: 100, width: 200, height: 200)
@@ -77,7 +77,7 @@ import TestSupport
     }
 }
 
-@Suite struct MOTChallengeFuzzRegressionTests {
+@Suite(.tags(.unit)) struct MOTChallengeFuzzRegressionTests {
     /// Found by fuzz-files: an id of 1E400 (infinity) crashed the conversion to Int.
     @Test func infiniteOrHugeNumbersAreRefusedNotCrashed() throws {
         let data = try Data(contentsOf: URL(fileURLWithPath: Fixtures.repositoryRoot + "/Tests/Fuzz/files/crash-infinite-id"))

@@ -1,8 +1,9 @@
 import Capture
 import DockCore
 import Testing
+import TestSupport
 
-@Suite struct FormatNegotiationTests {
+@Suite(.tags(.unit)) struct FormatNegotiationTests {
     func format(_ fourcc: FourCC, _ sizes: [(Int, Int, [Double])], emulated: Bool = false) -> V4L2FormatInfo {
         V4L2FormatInfo(fourcc: fourcc, description: "\(fourcc)", compressed: fourcc.isJPEG, emulated: emulated,
                        sizes: sizes.map { V4L2FrameSize(width: $0.0, height: $0.1, frameRates: $0.2) })

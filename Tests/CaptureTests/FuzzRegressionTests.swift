@@ -7,7 +7,7 @@ import TestSupport
 /// Every input in Tests/Fuzz/jpeg (seeds and the crashes fuzzing found) through one decoder in a
 /// row, as the fuzz target feeds them: nothing crashes and every decoded frame has the size its
 /// header announces.
-@Suite struct JPEGFuzzRegressionTests {
+@Suite(.tags(.device)) struct JPEGFuzzRegressionTests {
     @Test func fuzzInputsDecodeOrAreRefused() throws {
         let dir = Fixtures.repositoryRoot + "/Tests/Fuzz/jpeg"
         let names = try FileManager.default.contentsOfDirectory(atPath: dir).sorted()

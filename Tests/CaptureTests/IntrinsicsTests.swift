@@ -4,7 +4,7 @@ import Foundation
 import Testing
 import TestSupport
 
-@Suite struct IntrinsicsTests {
+@Suite(.tags(.unit)) struct IntrinsicsTests {
     static let yaml = """
     %YAML:1.0
     ---

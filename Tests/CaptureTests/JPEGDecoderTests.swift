@@ -5,7 +5,7 @@ import Imaging
 import Testing
 import TestSupport
 
-@Suite struct JPEGDecoderTests {
+@Suite(.tags(.unit)) struct JPEGDecoderTests {
     /// astronaut.png re-encoded as a JPEG by OpenCV, and the original pixels.
     func jpeg() throws -> (bytes: [UInt8], original: Frame) {
         let original = try Fixtures.photo("astronaut.png")

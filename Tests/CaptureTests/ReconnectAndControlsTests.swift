@@ -5,7 +5,7 @@ import Foundation
 import Testing
 import TestSupport
 
-@Suite struct ReconnectingCameraTests {
+@Suite(.tags(.device)) struct ReconnectingCameraTests {
     @Test func reopensByStableNameWithinASecondOfReturning() throws {
         let device = CameraFixtures.webcam()
         let jpeg = try CameraFixtures.jpeg()
@@ -50,7 +50,7 @@ import TestSupport
     }
 }
 
-@Suite struct CaptureThreadTests {
+@Suite(.tags(.device)) struct CaptureThreadTests {
     @Test func mailboxKeepsOnlyTheNewest() throws {
         let mailbox = FrameMailbox()
         for i in 0..<5 {
@@ -88,7 +88,7 @@ import TestSupport
     }
 }
 
-@Suite struct ControlsAndDiscoveryTests {
+@Suite(.tags(.device)) struct ControlsAndDiscoveryTests {
     @Test func discoveryListsFormatsControlsAndStableNames() throws {
         let device = CameraFixtures.webcam()
         let (devices, failures) = V4L2Discovery.devices(system: device)
@@ -126,7 +126,7 @@ import TestSupport
     }
 }
 
-@Suite struct LiveIntrinsicsTests {
+@Suite(.tags(.device)) struct LiveIntrinsicsTests {
     @Test func zoomChangesAreFollowedWithinASecondOfFrames() throws {
         let device = CameraFixtures.webcam()
         device.append(Array(repeating: .frame(try CameraFixtures.jpeg()), count: 40))

@@ -5,7 +5,7 @@ import Foundation
 import Testing
 import TestSupport
 
-@Suite struct V4L2CameraTests {
+@Suite(.tags(.device)) struct V4L2CameraTests {
     var request: CaptureRequest {
         var r = CaptureRequest()
         r.size = PixelSize(width: 512, height: 512)

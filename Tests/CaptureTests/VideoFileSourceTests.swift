@@ -5,7 +5,7 @@ import Imaging
 import Testing
 import TestSupport
 
-@Suite struct VideoFileSourceTests {
+@Suite(.tags(.unit)) struct VideoFileSourceTests {
     /// Writes `count` frames of the astronaut, shifted a little each frame, as an MJPEG AVI.
     static func writeClip(count: Int, fps: Double = 25) throws -> String {
         let photo = try Fixtures.photo("astronaut.png").resized(to: PixelSize(width: 640, height: 480))

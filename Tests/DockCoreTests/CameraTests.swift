@@ -1,8 +1,9 @@
 import DockCore
 import Foundation
 import Testing
+import TestSupport
 
-@Suite struct CameraTests {
+@Suite(.tags(.unit)) struct CameraTests {
     @Test func fieldOfViewGivesFocalLength() {
         let k = CameraIntrinsics(horizontalFieldOfView: .pi / 2, size: PixelSize(width: 1000, height: 500))
         #expect(abs(k.fx - 500) < 1e-9 && k.fx == k.fy)

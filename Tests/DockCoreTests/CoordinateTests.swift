@@ -1,7 +1,8 @@
 import DockCore
 import Testing
+import TestSupport
 
-@Suite struct CoordinateTests {
+@Suite(.tags(.unit)) struct CoordinateTests {
     let coordinates = ImageCoordinates(size: PixelSize(width: 1280, height: 720))
 
     @Test func pixelRectBecomesLowerLeftUnitRect() {

@@ -2,8 +2,9 @@ import DockCore
 import Foundation
 import Glibc
 import Testing
+import TestSupport
 
-@Suite struct FileDescriptorTests {
+@Suite(.tags(.device)) struct FileDescriptorTests {
     /// A call interrupted by a signal is made again; any other failure is its errno.
     @Test func anInterruptedCallIsMadeAgain() {
         var calls = 0

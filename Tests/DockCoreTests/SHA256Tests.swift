@@ -1,8 +1,9 @@
 import DockCore
 import Foundation
 import Testing
+import TestSupport
 
-@Suite struct SHA256Tests {
+@Suite(.tags(.unit)) struct SHA256Tests {
     @Test(arguments: [
         ("", "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855"),
         ("abc", "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad"),

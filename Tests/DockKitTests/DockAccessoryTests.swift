@@ -2,9 +2,10 @@ import DockCore
 import Foundation
 import Motion
 import Testing
+import TestSupport
 @testable import DockKit
 
-@Suite struct DockAccessoryTests {
+@Suite(.tags(.unit)) struct DockAccessoryTests {
     let camera = CameraInformation(size: PixelSize(width: 1280, height: 720), horizontalFieldOfViewDegrees: 60)
 
     func accessory(clock: ManualClock = ManualClock()) -> (DockAccessory, SimulatedGimbal, ManualClock) {

@@ -7,7 +7,7 @@ import TestSupport
 
 /// The programs in Examples/, written against `import DockKit` alone as a client would, run
 /// against the simulated gimbal (OPENDOCK_GIMBAL=sim) and checked by what they print.
-@Suite struct ExampleProgramsTests {
+@Suite(.tags(.process), .notInFastRuns) struct ExampleProgramsTests {
     static let sim = ["OPENDOCK_GIMBAL": "sim"]
 
     /// The signed degrees after `label` in the output, e.g. "right: yaw +10.3°".
@@ -77,7 +77,7 @@ import TestSupport
     }
 }
 
-@Suite struct AccessoryEventTests {
+@Suite(.tags(.device)) struct AccessoryEventTests {
     @Test func inputEventsAreDecodedAcrossReads() {
         var decoder = InputEventDecoder()
         let bytes = InputEventDecoder.encode(InputEvent(type: 1, code: 212, value: 1)) + InputEventDecoder.encode(InputEvent(type: 1, code: 28, value: -2))

@@ -2,9 +2,10 @@ import DockCore
 import Foundation
 import Motion
 import Testing
+import TestSupport
 @testable import DockKit
 
-@Suite struct MotorAPITests {
+@Suite(.tags(.unit)) struct MotorAPITests {
     /// An accessory on a simulated gimbal with custom tracking on (system tracking off).
     func dock() -> (DockAccessory, SimulatedGimbal, ManualClock) {
         let clock = ManualClock()

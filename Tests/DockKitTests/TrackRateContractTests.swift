@@ -1,8 +1,9 @@
 import DockCore
 import Testing
+import TestSupport
 @testable import DockKit
 
-@Suite struct TrackRateContractTests {
+@Suite(.tags(.unit)) struct TrackRateContractTests {
     /// Calls at `rate` Hz for `seconds`; returns the error of each call (nil = accepted).
     func run(_ contract: inout TrackRateContract, rate: Double, seconds: Double, from start: Double = 0) -> [DockKitError?] {
         var results: [DockKitError?] = []

@@ -2,10 +2,11 @@ import DockCore
 import Foundation
 import Motion
 import Testing
+import TestSupport
 import Tracking
 @testable import DockKit
 
-@Suite struct TrackingStatesTests {
+@Suite(.tags(.unit)) struct TrackingStatesTests {
     func stamp(_ i: Int) -> FrameStamp { FrameStamp(sequence: UInt64(i), time: MonotonicInstant(seconds: Double(i) / 30)) }
 
     /// Two people (one seen by face and body, one by body only) and a cat, tracked for 10 frames.

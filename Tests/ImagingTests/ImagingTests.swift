@@ -3,7 +3,7 @@ import Imaging
 import Testing
 import TestSupport
 
-@Suite struct ImagingTests {
+@Suite(.tags(.unit)) struct ImagingTests {
     @Test func readsPhotosInBothFormats() throws {
         let color = try Fixtures.photo("astronaut.png")
         #expect(color.size == PixelSize(width: 512, height: 512) && color.format == .bgr)

@@ -1,10 +1,11 @@
 import Foundation
 import Testing
+import TestSupport
 
 /// The house rules a newcomer relies on, checked on the source tree: every module's
 /// dependencies in Package.swift are exactly what it imports, no module holds more than
 /// 2,500 lines, no function more than 80.
-@Suite struct LayoutTests {
+@Suite(.tags(.unit)) struct LayoutTests {
     static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent().path
     /// Modules of the toolchain and the system: imported, never listed.
     static let systemModules: Set<String> = ["Foundation", "Glibc", "Synchronization", "Testing", "XCTest", "Dispatch"]
@@ -84,6 +85,21 @@ import Testing
             }
         }
         #expect(long.isEmpty, "\(long.joined(separator: "; "))")
+    }
+
+    /// Every suite says what kind it is (unit, device, process, real-time), and the ones that
+    /// start programs or run in real time stay out of `Scripts/test --fast`.
+    @Test func everySuiteIsTagged() throws {
+        let kinds = [".unit", ".device", ".process", ".realTime"]
+        var untagged: [String] = []
+        for file in Self.swiftFiles(in: "Tests") {
+            for line in try String(contentsOfFile: file, encoding: .utf8).split(separator: "\n") where line.hasPrefix("@Suite") {
+                let found = kinds.filter { line.contains(".tags(\($0))") }
+                let slow = line.contains(".tags(.process)") || line.contains(".tags(.realTime)")
+                if found.count != 1 || (slow && !line.contains(".notInFastRuns")) { untagged.append("\(file.dropFirst(Self.root.count + 1)): \(line)") }
+            }
+        }
+        #expect(untagged.isEmpty, "\(untagged.joined(separator: "; "))")
     }
 
     /// The measure itself: a function's braces, with strings and comments left out.

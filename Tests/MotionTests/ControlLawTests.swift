@@ -1,9 +1,10 @@
 import DockCore
 import Foundation
 import Testing
+import TestSupport
 @testable import Motion
 
-@Suite struct PIDControlLawTests {
+@Suite(.tags(.unit)) struct PIDControlLawTests {
     @Test func deadBandAndNonlinearBandAreContinuous() {
         let (d, n) = (0.01, 0.02)
         #expect(PIDControlLaw.shape(0.005, deadBand: d, nonlinearBand: n) == 0)
@@ -62,7 +63,7 @@ import Testing
     }
 }
 
-@Suite struct DockLawTests {
+@Suite(.tags(.unit)) struct DockLawTests {
     let camera = CameraInformation(size: PixelSize(width: 1280, height: 720), horizontalFieldOfViewDegrees: 60)
 
     func rect(atYaw degrees: Double) -> NormalizedRect {

@@ -1,9 +1,10 @@
 import DockCore
 import Foundation
 import Testing
+import TestSupport
 @testable import Motion
 
-@Suite struct FramingControllerTests {
+@Suite(.tags(.unit)) struct FramingControllerTests {
     let camera = CameraInformation(size: PixelSize(width: 1280, height: 720), horizontalFieldOfViewDegrees: 60)
 
     /// A unit rect whose centre sits `degrees` right of the image centre.

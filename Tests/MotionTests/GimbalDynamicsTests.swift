@@ -1,9 +1,10 @@
 import DockCore
 import Foundation
 import Testing
+import TestSupport
 @testable import Motion
 
-@Suite struct GimbalDynamicsTests {
+@Suite(.tags(.unit)) struct GimbalDynamicsTests {
     let model = GimbalModel(maximumSpeed: 2, maximumAcceleration: 10, latency: 0.05, speedStep: 0,
                             yawRange: -1...1, pitchRange: -0.5...0.5)
 

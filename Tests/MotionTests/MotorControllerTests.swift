@@ -4,7 +4,7 @@ import Testing
 import TestSupport
 @testable import Motion
 
-@Suite struct MotorControllerTests {
+@Suite(.tags(.unit)) struct MotorControllerTests {
     func controller(latency: Double = 0) -> (MotorController, SimulatedGimbal) {
         let gimbal = SimulatedGimbal(model: GimbalModel(maximumSpeed: 3, maximumAcceleration: 1000, latency: latency,
                                                         yawRange: -1...1, pitchRange: -0.5...0.5))
@@ -79,7 +79,7 @@ import TestSupport
     }
 }
 
-@Suite struct PolledFeedbackTests {
+@Suite(.tags(.unit)) struct PolledFeedbackTests {
     @Test func silenceCountsOnlyAfterTheDeviceHasAnswered() {
         var feedback = PolledFeedback()
         let t0 = MonotonicInstant.zero
@@ -98,7 +98,7 @@ import TestSupport
     }
 }
 
-@Suite struct MotorHaltTests {
+@Suite(.tags(.unit)) struct MotorHaltTests {
     @Test func haltStopsAndRefusesEveryLaterCommand() throws {
         let gimbal = SimulatedGimbal(model: GimbalModel(latency: 0))
         let motors = MotorController(backend: gimbal)

@@ -4,7 +4,7 @@ import Testing
 import TestSupport
 @testable import Motion
 
-@Suite struct PelcoDCodecTests {
+@Suite(.tags(.unit)) struct PelcoDCodecTests {
     @Test func messageBytesAndChecksum() {
         // Pan right at speed 0x20, address 1: FF 01 00 02 20 00 23.
         #expect(PelcoD.move(address: 1, panSpeed: 0x20, tiltSpeed: 0).bytes == [0xFF, 0x01, 0x00, 0x02, 0x20, 0x00, 0x23])
@@ -25,7 +25,7 @@ import TestSupport
     }
 }
 
-@Suite(.serialized) struct PelcoAndMaestroBackendTests {
+@Suite(.serialized, .tags(.device)) struct PelcoAndMaestroBackendTests {
     func wait(_ seconds: Double, until condition: () -> Bool) -> Bool { waitFor(seconds: seconds, until: condition) }
 
     @Test func pelcoHeadMovesAnswersPositionAndPresets() throws {

@@ -4,7 +4,7 @@ import Testing
 import TestSupport
 @testable import Motion
 
-@Suite struct SimpleBGCCodecTests {
+@Suite(.tags(.unit)) struct SimpleBGCCodecTests {
     @Test(arguments: [SimpleBGC.Version.v1, .v2])
     func framesRoundTrip(_ version: SimpleBGC.Version) {
         let frame = SimpleBGC.speedControl(pitchDegreesPerSecond: -10, yawDegreesPerSecond: 25)
@@ -49,7 +49,7 @@ import TestSupport
     }
 }
 
-@Suite(.serialized) struct SimpleBGCBackendTests {
+@Suite(.serialized, .tags(.device)) struct SimpleBGCBackendTests {
     func connect(_ peer: SimpleBGCPeer, onEvent: @escaping @Sendable (LinkEvent) -> Void = { _ in }) throws -> SimpleBGCBackend {
         let path = peer.path
         return try SimpleBGCBackend(name: path, deviceTimeout: 0.3, open: { () throws(LinkError) -> any ByteLink in
@@ -130,7 +130,7 @@ import TestSupport
     }
 }
 
-@Suite(.serialized) struct SimpleBGCMoreTests {
+@Suite(.serialized, .tags(.device)) struct SimpleBGCMoreTests {
     @Test func angleModeLayout() {
         let frame = SimpleBGC.angleControl(pitchDegrees: -10, yawDegrees: 90, speedDegreesPerSecond: 30)
         #expect(Array(frame.payload[0..<3]) == [0, 2, 2])

@@ -5,7 +5,7 @@ import Testing
 import TestSupport
 @testable import Motion
 
-@Suite struct VISCACodecTests {
+@Suite(.tags(.unit)) struct VISCACodecTests {
     @Test func driveBytes() {
         #expect(VISCA.drive(panSpeed: 0x10, tiltSpeed: 0x08, pan: .right, tilt: .stop) == [0x81, 0x01, 0x06, 0x01, 0x10, 0x08, 0x02, 0x03, 0xFF])
         // Speeds are clamped to the protocol's range.
@@ -37,7 +37,7 @@ import TestSupport
     }
 }
 
-@Suite(.serialized) struct VISCABackendTests {
+@Suite(.serialized, .tags(.device)) struct VISCABackendTests {
     func wait(_ seconds: Double, until condition: () -> Bool) -> Bool { waitFor(seconds: seconds, until: condition) }
 
     @Test func serialCameraPansAtQuantisedSpeedsAndReportsItsPose() throws {
@@ -174,7 +174,7 @@ final class VISCATCPPeer: @unchecked Sendable {
     deinit { close(listener) }
 }
 
-@Suite struct VISCATCPTests {
+@Suite(.tags(.device)) struct VISCATCPTests {
     @Test func rawVISCAOverTCP() throws {
         let peer = try VISCATCPPeer()
         let port = peer.port

@@ -12,7 +12,7 @@ enum MessiLabel {
     static let body = PixelRect(x: 68, y: 60, width: 390, height: 276)
 }
 
-@Suite struct DNNDetectorTests {
+@Suite(.tags(.unit)) struct DNNDetectorTests {
     let registry = ModelRegistry(searchDirectories: Fixtures.modelDirectories)
     func messi() throws -> Frame { try Frame.read(contentsOf: try Fixtures.mediaPath("opencv/messi5.jpg")) }
 
@@ -58,7 +58,7 @@ enum MessiLabel {
     }
 }
 
-@Suite struct DetectionStageTests {
+@Suite(.tags(.unit)) struct DetectionStageTests {
     let registry = ModelRegistry(searchDirectories: Fixtures.modelDirectories)
 
     /// A network that loads but throws inside OpenCV on every forward pass (YOLOX's graph asked

@@ -5,7 +5,7 @@ import Testing
 import TestSupport
 @testable import Perception
 
-@Suite struct FaceDetectorTests {
+@Suite(.tags(.unit)) struct FaceDetectorTests {
     let registry = ModelRegistry(searchDirectories: Fixtures.modelDirectories)
 
     @Test func yunetFindsTheAstronautsFace() throws {
@@ -20,7 +20,7 @@ import TestSupport
     }
 }
 
-@Suite struct FallbackTests {
+@Suite(.tags(.unit)) struct FallbackTests {
     @Test func haarCascadeFindsTheAstronautToo() throws {
         let photo = try Fixtures.photo("astronaut.png")
         let faces = try CascadeFaceDetector().detect(photo)
@@ -79,7 +79,7 @@ import TestSupport
     }
 }
 
-@Suite struct FaceYawTests {
+@Suite(.tags(.unit)) struct FaceYawTests {
     let frontal = [PixelPoint(x: 40, y: 50), PixelPoint(x: 80, y: 50), PixelPoint(x: 60, y: 70),
                    PixelPoint(x: 45, y: 90), PixelPoint(x: 75, y: 90)]
 

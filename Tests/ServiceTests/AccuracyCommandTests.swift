@@ -9,7 +9,7 @@ import TestSupport
 @testable import Daemon
 @testable import Pipeline
 
-@Suite struct AccuracyCommandTests {
+@Suite(.tags(.unit), .notInFastRuns) struct AccuracyCommandTests {
     func command(_ detectors: String) throws -> AccuracyCommand {
         var c = try AccuracyCommand(arguments: ["--detectors", detectors])
         c.mediaDirectory = Fixtures.repositoryRoot + "/.cache/media"

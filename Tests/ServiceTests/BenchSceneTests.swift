@@ -12,7 +12,7 @@ import TestSupport
 
 /// Scene files: the committed suite is the generator's, every file loads, and bad files are
 /// refused before anything runs with the key's path in the message.
-@Suite struct BenchSceneTests {
+@Suite(.tags(.unit)) struct BenchSceneTests {
     let directory = Fixtures.temporaryDirectory("scenes")
 
     func write(_ text: String, name: String = "scene.json") -> String {

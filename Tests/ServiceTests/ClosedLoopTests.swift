@@ -10,7 +10,7 @@ import TestSupport
 @testable import Daemon
 @testable import Pipeline
 
-@Suite(.serialized) struct ClosedLoopTests {
+@Suite(.serialized, .tags(.realTime), .notInFastRuns) struct ClosedLoopTests {
     func configuration(_ script: SceneScript) -> SessionConfiguration {
         var c = SessionConfiguration()
         c.source = .demo
@@ -101,7 +101,7 @@ import TestSupport
     }
 }
 
-@Suite struct PipelineTrackingStatesTests {
+@Suite(.tags(.unit), .notInFastRuns) struct PipelineTrackingStatesTests {
     /// The system tracker publishes what it tracks: the walking person, one identity, rank 1,
     /// looking at the camera, where the annotated ground truth says.
     @Test func closedLoopPublishesTheTrackedPerson() async throws {
@@ -131,7 +131,7 @@ import TestSupport
     }
 }
 
-@Suite struct AnnotatedVideoTests {
+@Suite(.tags(.unit), .notInFastRuns) struct AnnotatedVideoTests {
     /// A full disk (/dev/full opens and fails every write): the video stops with one
     /// line saying why, and the run goes on to the end with the motors stopped.
     /// 75 unpaced frames of the demo, faces only.

@@ -65,7 +65,7 @@ final class ServedDemo: @unchecked Sendable {
     var frames: Int { session.monitor.counters().frames }
 }
 
-@Suite(.serialized) struct ControlAPITests {
+@Suite(.serialized, .tags(.realTime), .notInFastRuns) struct ControlAPITests {
     @Test func everyVerbOverTheUnixSocket() throws {
         let demo = try ServedDemo()
         defer { demo.shutDown() }

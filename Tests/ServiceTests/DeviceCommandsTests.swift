@@ -10,7 +10,7 @@ import TestSupport
 @testable import dockctl
 @testable import Pipeline
 
-@Suite struct DeviceCommandsTests {
+@Suite(.tags(.device)) struct DeviceCommandsTests {
     @Test func devicesPrintsForPeopleAndJSONForScripts() throws {
         let device = CameraFixtures.webcam()
         let text = try DevicesCommand.run(arguments: [], system: device).output
@@ -45,7 +45,7 @@ import TestSupport
     }
 }
 
-@Suite struct ControlCommandTests {
+@Suite(.tags(.device)) struct ControlCommandTests {
     @Test func readsAndWritesControlsByName() throws {
         let device = CameraFixtures.webcam()
         let set = try ControlCommand.run(arguments: [device.path, "zoom_absolute=300", "privacy=1"], system: device).get()

@@ -10,7 +10,7 @@ import TestSupport
 @testable import Pipeline
 
 /// dockctl against a real dockd over its control socket, and SIGTERM with clients connected.
-@Suite(.serialized) struct DockctlClientTests {
+@Suite(.serialized, .tags(.process), .notInFastRuns) struct DockctlClientTests {
     @Test func dockctlDrivesARunningDockdAndSigtermStillStopsIt() throws {
         let socket = Fixtures.temporaryDirectory("dockctl") + "/dockd.sock"
         var outputs: [String: ProcessResult] = [:]
@@ -140,7 +140,7 @@ import TestSupport
     }
 }
 
-@Suite struct EventLogTests {
+@Suite(.tags(.process), .notInFastRuns) struct EventLogTests {
     @Test func jsonLogLinesCarryTheEventAndItsFields() throws {
         let lines = Protected<[String]>([])
         let log = EventLog(format: .json) { line in lines.withLock { $0.append(line) } }

@@ -8,7 +8,7 @@ import TestSupport
 @testable import Daemon
 @testable import Pipeline
 
-@Suite struct DockdOptionsTests {
+@Suite(.tags(.unit)) struct DockdOptionsTests {
     @Test func defaultsRunTheDemoInClosedLoop() throws {
         let options = try DockdOptions.parse([])
         #expect(options.configuration.source == .demo && options.configuration.resolvedGimbal == .sim)
@@ -48,7 +48,7 @@ import TestSupport
     }
 }
 
-@Suite struct DockdProcessTests {
+@Suite(.tags(.process), .notInFastRuns) struct DockdProcessTests {
     /// The one line dockd printed on stderr.
     func singleLine(_ text: String) -> String? {
         let lines = text.split(separator: "\n")
@@ -107,7 +107,7 @@ import TestSupport
     }
 }
 
-@Suite struct CameraOptionsTests {
+@Suite(.tags(.unit)) struct CameraOptionsTests {
     @Test func cameraOptionsAreRead() throws {
         let c = try DockdOptions.parse(["--camera", "/dev/v4l/by-id/usb-cam", "--size", "1920x1080", "--fps", "15",
                                         "--calibration", "cam.yml"]).configuration

@@ -9,7 +9,7 @@ import TestSupport
 @testable import Daemon
 @testable import Pipeline
 
-@Suite struct DockdConfigFileTests {
+@Suite(.tags(.process), .notInFastRuns) struct DockdConfigFileTests {
     func write(_ text: String) throws -> String {
         let path = Fixtures.temporaryDirectory("config") + "/dockd.json"
         try Data(text.utf8).write(to: URL(fileURLWithPath: path))

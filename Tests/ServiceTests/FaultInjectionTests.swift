@@ -11,7 +11,7 @@ import TestSupport
 /// file descriptors and threads of the whole process are counted before and after. Run alone
 /// (Scripts/test runs this suite in a process of its own) so other tests do not disturb the
 /// counts.
-@Suite(.serialized) struct FaultInjectionTests {
+@Suite(.serialized, .tags(.device), .notInFastRuns) struct FaultInjectionTests {
     static func openDescriptors() -> Int { (try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/fd").count) ?? -1 }
     static func threads() -> Int { (try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/task").count) ?? -1 }
 

@@ -12,7 +12,7 @@ import TestSupport
 @testable import dockctl
 @testable import Pipeline
 
-@Suite struct LiveSessionTests {
+@Suite(.tags(.realTime), .notInFastRuns) struct LiveSessionTests {
     func configuration(_ device: ScriptedVideoDevice) -> SessionConfiguration {
         var c = SessionConfiguration()
         c.source = .camera(device.stableName)
@@ -94,7 +94,7 @@ import TestSupport
 
 /// The live session listening through ALSA: a capture device on ALSA's `file` plugin reads a
 /// named pipe that a thread fills in real time, 20 ms at a time, as a microphone would.
-@Suite struct LiveSessionAudioTests {
+@Suite(.tags(.realTime), .notInFastRuns) struct LiveSessionAudioTests {
     /// Stereo 16-bit sound written to a FIFO at its own pace: hiss, then from 0.3 s a buzz
     /// arriving from `angle` (the right channel delayed accordingly) until `seconds`.
     final class PacedMicrophone: Sendable {
@@ -213,7 +213,7 @@ import TestSupport
 }
 
 /// `dockctl listen` on a paced microphone: a voice from +20° is reported from there.
-@Suite struct ListenCommandTests {
+@Suite(.tags(.unit)) struct ListenCommandTests {
     @Test func listenReportsSpeechAndItsDirection() throws {
         let array = MicrophoneArray(spacing: 0.15, mounting: .room)
         let microphone = try LiveSessionAudioTests.PacedMicrophone(angle: 20 * .pi / 180, seconds: 2.5, array: array)

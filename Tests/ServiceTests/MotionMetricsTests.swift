@@ -1,7 +1,8 @@
 import Bench
 import Testing
+import TestSupport
 
-@Suite struct MotionMetricsTests {
+@Suite(.tags(.unit)) struct MotionMetricsTests {
     @Test func stepResponseOnAHandMadeTrajectory() {
         // A step from 0 to 10 at t = 1; the response overshoots to 11.5 at t = 1.4 and stays
         // within ±0.5 from t = 1.8 on.
@@ -28,7 +29,7 @@ import Testing
     }
 }
 
-@Suite struct StageTimingsTests {
+@Suite(.tags(.unit)) struct StageTimingsTests {
     @Test func keepsTheNewestSamplesWithinItsCapacity() {
         var timings = StageTimings(capacity: 4)
         for ms in 1...10 { timings.record("detect", milliseconds: Double(ms)) }

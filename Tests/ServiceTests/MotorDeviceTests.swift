@@ -11,7 +11,7 @@ import TestSupport
 @testable import Daemon
 @testable import Pipeline
 
-@Suite struct MotorDeviceSpecTests {
+@Suite(.tags(.unit)) struct MotorDeviceSpecTests {
     @Test func specsParse() {
         #expect(MotorDeviceSpec(parsing: "simplebgc:/dev/ttyUSB0") == .simpleBGC(path: "/dev/ttyUSB0", baud: 115200))
         #expect(MotorDeviceSpec(parsing: "visca:/dev/ttyS1@38400") == .viscaSerial(path: "/dev/ttyS1", baud: 38400))
@@ -32,7 +32,7 @@ import TestSupport
     }
 }
 
-@Suite(.serialized) struct LiveGimbalTests {
+@Suite(.serialized, .tags(.realTime), .notInFastRuns) struct LiveGimbalTests {
     /// The astronaut in the right half of the picture, as a JPEG.
     func offCentreJPEG() throws -> [UInt8] {
         var canvas = Frame(stamp: FrameStamp(sequence: 0, time: .zero), width: 512, height: 512, format: .bgr, fill: 90)

@@ -14,7 +14,7 @@ import TestSupport
 
 /// `dockctl bench SCENE…`: repeatable figures, a complete report, and a Python peer that does the
 /// same work as OpenDock's detection path.
-@Suite(.serialized) struct SceneBenchTests {
+@Suite(.serialized, .tags(.unit), .notInFastRuns) struct SceneBenchTests {
     var base: SessionConfiguration {
         var c = SessionConfiguration()
         c.mediaDirectory = Fixtures.repositoryRoot + "/.cache/media"
@@ -100,7 +100,7 @@ import TestSupport
 }
 
 /// Speakers followed by ear on a generated scene with synthesized speech.
-@Suite(.serialized) struct SpeakerFollowingTests {
+@Suite(.serialized, .tags(.unit), .notInFastRuns) struct SpeakerFollowingTests {
     var base: SessionConfiguration {
         var c = SceneBenchTests().base
         c.bodyDetector = .none

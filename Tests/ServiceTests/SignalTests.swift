@@ -5,7 +5,7 @@ import TestSupport
 
 /// dockd under signals: 20 SIGTERMs at random moments while the loop runs, each preceded by
 /// harmless signals (SIGCHLD, SIGWINCH, SIGURG) that must change nothing.
-@Suite(.serialized) struct SignalTests {
+@Suite(.serialized, .tags(.process), .notInFastRuns) struct SignalTests {
     @Test func twentySigtermsStopTheMotorsWithin100msAndExitWithin2s() throws {
         var generator = SeededGenerator(seed: 20)
         var delays: [Double] = []

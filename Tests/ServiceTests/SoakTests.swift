@@ -10,7 +10,7 @@ import TestSupport
 
 /// A short soak: the looped demo runs past its own end in real time, memory is sampled, and the
 /// per-frame records a benchmark keeps are not kept.
-@Suite(.serialized) struct SoakTests {
+@Suite(.serialized, .tags(.realTime), .notInFastRuns) struct SoakTests {
     @Test func loopedDemoRunsInRealTimeAndReportsDrift() throws {
         var soak = try SoakCommand(arguments: ["--minutes", "0.25", "--sample-seconds", "1", "--threads", "1", "--bodies", "none",
                                                "--models", Fixtures.repositoryRoot + "/models", "--media", Fixtures.repositoryRoot + "/.cache/media"])
@@ -65,7 +65,7 @@ import TestSupport
     }
 }
 
-@Suite struct StopFlagTests {
+@Suite(.tags(.unit)) struct StopFlagTests {
     @Test func actionsRunOnceWhenSetOrAtOnceIfAlreadySet() {
         let flag = StopFlag()
         let runs = Protected(0)

@@ -11,7 +11,7 @@ import TestSupport
 /// The status page in a real headless browser (Debian's chromium-headless-shell, installed by
 /// Scripts/setup): it loads over TCP with the token, runs its script against the control API
 /// and shows the state the service is in.
-@Suite(.serialized) struct StatusPageTests {
+@Suite(.serialized, .tags(.process), .notInFastRuns) struct StatusPageTests {
     static let browser = "/usr/bin/chromium-headless-shell"
 
     /// The page's DOM after the browser ran it for `milliseconds` of real time. (Virtual time

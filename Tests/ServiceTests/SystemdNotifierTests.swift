@@ -48,7 +48,7 @@ final class NotifyListener: @unchecked Sendable {
     }
 }
 
-@Suite struct SystemdNotifierTests {
+@Suite(.tags(.process), .notInFastRuns) struct SystemdNotifierTests {
     /// Pings come only when the loop reports progress, at most every half of WATCHDOG_USEC.
     @Test func watchdogPingsFollowProgressNotTime() throws {
         let listener = try NotifyListener()

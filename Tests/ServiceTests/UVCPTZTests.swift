@@ -11,7 +11,7 @@ import TestSupport
 @testable import Daemon
 @testable import Pipeline
 
-@Suite struct UVCPTZTests {
+@Suite(.tags(.device)) struct UVCPTZTests {
     @Test func absoluteTargetsInArcSecondsOnTheCamerasStepGrid() throws {
         let camera = CameraFixtures.webcam()   // pan/tilt absolute −36000…36000, step 3600
         let backend = try UVCPTZBackend(name: "uvc", port: try V4L2ControlPort(path: camera.path, system: camera))

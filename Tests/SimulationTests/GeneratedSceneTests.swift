@@ -6,7 +6,7 @@ import Testing
 import TestSupport
 @testable import Simulation
 
-@Suite struct GeneratedSceneTests {
+@Suite(.tags(.unit)) struct GeneratedSceneTests {
     func scene(_ script: SceneScript = .walk) throws -> GeneratedScene {
         var configuration = SceneConfiguration()
         configuration.script = script
@@ -57,7 +57,7 @@ import TestSupport
 }
 
 /// The generated suite's situations: several people, pillars, turning away, light, blur, noise.
-@Suite struct SceneEffectsTests {
+@Suite(.tags(.unit)) struct SceneEffectsTests {
     let photos = ScenePhotos(mediaDirectory: Fixtures.repositoryRoot + "/.cache/media")
 
     func meanLevel(_ frame: Frame, in rect: PixelRect) -> Double {

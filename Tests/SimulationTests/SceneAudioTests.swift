@@ -2,10 +2,11 @@ import Audio
 import DockCore
 import Foundation
 import Testing
+import TestSupport
 @testable import Simulation
 
 /// Speech synthesized for a generated scene comes from where the speaker stands.
-@Suite struct SceneAudioTests {
+@Suite(.tags(.unit)) struct SceneAudioTests {
     @Test func twoSpeakersAreHeardFromTheirDirections() throws {
         var scene = SceneConfiguration()
         scene.people = [ScenePerson(id: 1, script: .still(yaw: -14, duration: 6), speaking: [TimeSpan(0, 2.5)]),

@@ -7,7 +7,7 @@ import TestSupport
 @testable import Simulation
 
 /// A generated person with the carphone clip's real talking face.
-@Suite struct TalkingFaceTests {
+@Suite(.tags(.unit)) struct TalkingFaceTests {
     /// The labels the generator uses are the clip's scene-file labels.
     @Test func labelsMatchTheClipsSceneFile() throws {
         let data = try Data(contentsOf: URL(fileURLWithPath: Fixtures.repositoryRoot + "/scenes/clips/carphone.json"))

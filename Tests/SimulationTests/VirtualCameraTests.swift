@@ -2,9 +2,10 @@ import DockCore
 import Foundation
 import Imaging
 import Testing
+import TestSupport
 @testable import Simulation
 
-@Suite struct VirtualCameraTests {
+@Suite(.tags(.unit)) struct VirtualCameraTests {
     let camera = VirtualCamera(
         worldSize: PixelSize(width: 3200, height: 1200),
         worldIntrinsics: CameraIntrinsics(horizontalFieldOfView: 110 * .pi / 180, size: PixelSize(width: 3200, height: 1200)),

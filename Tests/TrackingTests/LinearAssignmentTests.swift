@@ -1,7 +1,8 @@
 import Testing
+import TestSupport
 import Tracking
 
-@Suite struct LinearAssignmentTests {
+@Suite(.tags(.unit)) struct LinearAssignmentTests {
     @Test func findsTheCheapestAssignment() {
         // Greedy would take the 1 and pay 1 + 10; the optimum pays 2 + 3.
         let pairs = LinearAssignment.solve([[1, 2], [3, 10]])
@@ -50,7 +51,7 @@ import Tracking
     }
 }
 
-@Suite struct LinearAssignmentEdgeTests {
+@Suite(.tags(.unit)) struct LinearAssignmentEdgeTests {
     @Test func nonFiniteCostsAreForbidden() {
         let pairs = LinearAssignment.solve([[.nan, 1], [.infinity, 2], [0.5, nil]])
         #expect(pairs.map { [$0.row, $0.column] } == [[0, 1], [2, 0]])

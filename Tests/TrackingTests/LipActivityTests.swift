@@ -1,9 +1,10 @@
 import DockCore
 import Foundation
 import Testing
+import TestSupport
 @testable import Tracking
 
-@Suite struct LipActivityTests {
+@Suite(.tags(.unit)) struct LipActivityTests {
     @Test func swingOfTheOpeningOverTheWindow() {
         var lips = LipActivity(statistic: .variation, reference: 0.1)
         let talker = UUID(), listener = UUID()
@@ -32,7 +33,7 @@ import Testing
     }
 }
 
-@Suite struct SpeakerEvidenceLipsTests {
+@Suite(.tags(.unit)) struct SpeakerEvidenceLipsTests {
     let left = UUID(), right = UUID()
 
     func run(_ evidence: inout SpeakerEvidence, seconds: Double, direction: Double?, lips: [UUID: Double]) {

@@ -4,7 +4,7 @@ import Testing
 import TestSupport
 @testable import Tracking
 
-@Suite struct PeopleTrackingTests {
+@Suite(.tags(.unit)) struct PeopleTrackingTests {
     func stamp(_ i: Int) -> FrameStamp { FrameStamp(sequence: UInt64(i), time: MonotonicInstant(seconds: Double(i) / 30)) }
     func face(_ x: Double, confidence: Double, frame: Int) -> Observation {
         Observation(identifier: 0, kind: .humanFace, rect: NormalizedRect(x: x, y: 0.5, width: 0.1, height: 0.1),
@@ -89,7 +89,7 @@ import TestSupport
     }
 }
 
-@Suite struct ObjectTrackingTests {
+@Suite(.tags(.unit)) struct ObjectTrackingTests {
     func stamp(_ i: Int) -> FrameStamp { FrameStamp(sequence: UInt64(i), time: MonotonicInstant(seconds: Double(i) / 30)) }
     func object(_ label: String, x: Double, frame: Int) -> Observation {
         Observation(identifier: 0, kind: .object, rect: NormalizedRect(x: x, y: 0.1, width: 0.15, height: 0.1), stamp: stamp(frame), label: label)

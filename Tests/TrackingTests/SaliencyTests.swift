@@ -1,8 +1,9 @@
 import DockCore
 import Testing
+import TestSupport
 @testable import Tracking
 
-@Suite struct SaliencyTests {
+@Suite(.tags(.unit)) struct SaliencyTests {
     @Test func lookingAtTheCameraFallsWithYaw() {
         #expect(Saliency.lookingAtCamera(yaw: 0)! > 0.99)
         #expect(abs(Saliency.lookingAtCamera(yaw: 0.35)! - 0.5) < 1e-9)

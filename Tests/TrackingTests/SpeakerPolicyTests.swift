@@ -1,10 +1,11 @@
 import DockCore
 import Foundation
 import Testing
+import TestSupport
 @testable import Tracking
 
 /// The speaker policy on scripted speech with a manual clock (0.05 s steps).
-@Suite struct SpeakerPolicyTests {
+@Suite(.tags(.unit)) struct SpeakerPolicyTests {
     let a = UUID(), b = UUID(), listener = UUID()
 
     /// Runs the policy from 0 to `until` s; `speaker(t)` says who speaks. Returns the choices over time.
@@ -86,7 +87,7 @@ import Testing
     }
 }
 
-@Suite struct SpeakerEvidenceTests {
+@Suite(.tags(.unit)) struct SpeakerEvidenceTests {
     @Test func speechIsAttributedByDirection() {
         let left = UUID(), right = UUID()
         var evidence = SpeakerEvidence()

@@ -1,8 +1,9 @@
 import DockCore
 import Testing
+import TestSupport
 @testable import Tracking
 
-@Suite struct SubjectTrackerTests {
+@Suite(.tags(.unit)) struct SubjectTrackerTests {
     func stamp(_ i: Int, fps: Double = 30) -> FrameStamp { FrameStamp(sequence: UInt64(i), time: MonotonicInstant(seconds: Double(i) / fps)) }
     func face(_ x: Double, _ y: Double = 0.4, size: Double = 0.1, frame: Int) -> Observation {
         Observation(identifier: 0, kind: .humanFace, rect: NormalizedRect(x: x, y: y, width: size, height: size), stamp: stamp(frame))

@@ -3,7 +3,7 @@ import Testing
 import TestSupport
 @testable import Tracking
 
-@Suite struct TrackFeederTests {
+@Suite(.tags(.unit)) struct TrackFeederTests {
     @Test func refusesRatesOutsideDockKitsContract() {
         #expect(throws: TrackFeeder.RateOutOfRange.self) { try TrackFeeder(rate: 9.9) }
         #expect(throws: TrackFeeder.RateOutOfRange.self) { try TrackFeeder(rate: 31) }
