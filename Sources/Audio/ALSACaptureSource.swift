@@ -22,24 +22,23 @@ public final class ALSACaptureSource: AudioSource {
     /// configuration text used instead of the system's (tests feed ALSA's `file` plugin this way).
     public init(device: String, configuration: String? = nil, rate: Int = 48000, channels: Int = 2,
                 clock: any MonotonicClock = SystemMonotonicClock()) throws(AudioError) {
-        var message = [CChar](repeating: 0, count: 512)
         var opened: OpaquePointer?
         let period = max(64, rate / 50)
-        let err = cas_capture_open(device, configuration, UInt32(rate), UInt32(channels), UInt32(period), &opened, &message, message.count)
+        let err = calsa_capture_open(device, configuration, UInt32(rate), UInt32(channels), UInt32(period), &opened)
         guard err == 0, let opened else {
-            let text = String(decoding: message.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+            let text = String(cString: calsa_last_error())
             throw AudioError("\(text); name a capture device from `arecord -L` (for example plughw:CARD=C920) or one defined in asound.conf")
         }
         handle = opened
         self.device = device
         self.clock = clock
-        sampleRate = Double(cas_capture_rate(opened))
-        channelCount = Int(cas_capture_channels(opened))
+        sampleRate = Double(calsa_capture_rate(opened))
+        channelCount = Int(calsa_capture_channels(opened))
         periodFrames = period
         buffer = [Int16](repeating: 0, count: period * channelCount)
     }
 
-    deinit { cas_capture_close(handle) }
+    deinit { calsa_capture_close(handle) }
 
     public var summary: String {
         "ALSA '\(device)': \(channelCount) channel\(channelCount == 1 ? "" : "s") at \(Int(sampleRate)) Hz"
@@ -48,7 +47,7 @@ public final class ALSACaptureSource: AudioSource {
     public func nextBlock() throws(AudioError) -> AudioBlock? {
         while true {
             var pending = 0
-            let got = buffer.withUnsafeMutableBufferPointer { cas_capture_read(handle, $0.baseAddress, UInt(periodFrames), &pending) }
+            let got = buffer.withUnsafeMutableBufferPointer { calsa_capture_read(handle, $0.baseAddress, UInt(periodFrames), &pending) }
             let readAt = clock.now
             if got == -Int(EPIPE) {
                 overruns += 1

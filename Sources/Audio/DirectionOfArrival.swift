@@ -42,9 +42,9 @@ public enum GCCPHAT {
         var lag = 0.0, peak = 0.0
         let status = Array(left.prefix(count)).withUnsafeBufferPointer { a in
             Array(right.prefix(count)).withUnsafeBufferPointer { b in
-                cvs_gcc_phat(a.baseAddress, b.baseAddress, Int32(count), Int32(maxLag), &lag, &peak)
+                cvision_gcc_phat(a.baseAddress, b.baseAddress, Int32(count), Int32(maxLag), &lag, &peak)
             }
         }
-        return status == CVS_OK ? (lag, peak) : nil
+        return status == CVISION_OK ? (lag, peak) : nil
     }
 }

@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-struct cas_capture {
+struct calsa_capture {
     snd_pcm_t *pcm;
     snd_config_t *configuration;
     unsigned rate;
@@ -19,8 +19,12 @@ static void quiet(const char *file, int line, const char *function, int err, con
     (void)file; (void)line; (void)function; (void)err; (void)fmt;
 }
 
-static int fail(int err, char *message, size_t capacity, const char *format, const char *name, const char *detail) {
-    if (message && capacity) snprintf(message, capacity, format, name, detail);
+static _Thread_local char last_error[512];
+
+const char *calsa_last_error(void) { return last_error; }
+
+static int fail(int err, const char *format, const char *name, const char *detail) {
+    snprintf(last_error, sizeof last_error, format, name, detail);
     return err < 0 ? err : -EINVAL;
 }
 
@@ -37,16 +41,17 @@ static int load_configuration(const char *text, snd_config_t **out) {
     return err;
 }
 
-int cas_capture_open(const char *name, const char *configuration, unsigned rate, unsigned channels,
-                     unsigned period_frames, cas_capture **out, char *message, size_t capacity) {
+int calsa_capture_open(const char *name, const char *configuration, unsigned rate, unsigned channels,
+                     unsigned period_frames, calsa_capture **out) {
+    last_error[0] = 0;
     snd_lib_error_set_handler(quiet);
     *out = NULL;
-    cas_capture *c = calloc(1, sizeof *c);
-    if (!c) return fail(-ENOMEM, message, capacity, "%s: %s", name, "out of memory");
+    calsa_capture *c = calloc(1, sizeof *c);
+    if (!c) return fail(-ENOMEM, "%s: %s", name, "out of memory");
     int err;
     if (configuration) {
         err = load_configuration(configuration, &c->configuration);
-        if (err < 0) { free(c); return fail(err, message, capacity, "%s: the ALSA configuration does not parse (%s)", name, snd_strerror(err)); }
+        if (err < 0) { free(c); return fail(err, "%s: the ALSA configuration does not parse (%s)", name, snd_strerror(err)); }
         err = snd_pcm_open_lconf(&c->pcm, name, SND_PCM_STREAM_CAPTURE, 0, c->configuration);
     } else {
         err = snd_pcm_open(&c->pcm, name, SND_PCM_STREAM_CAPTURE, 0);
@@ -54,7 +59,7 @@ int cas_capture_open(const char *name, const char *configuration, unsigned rate,
     if (err < 0) {
         if (c->configuration) snd_config_delete(c->configuration);
         free(c);
-        return fail(err, message, capacity, "no ALSA capture device '%s' (%s)", name, snd_strerror(err));
+        return fail(err, "no ALSA capture device '%s' (%s)", name, snd_strerror(err));
     }
 
     snd_pcm_hw_params_t *hw = NULL;
@@ -79,17 +84,17 @@ int cas_capture_open(const char *name, const char *configuration, unsigned rate,
     if (err < 0) {
         char detail[160];
         snprintf(detail, sizeof detail, "%s: %s", step, snd_strerror(err));
-        cas_capture_close(c);
-        return fail(err, message, capacity, "ALSA device '%s' refused %s", name, detail);
+        calsa_capture_close(c);
+        return fail(err, "ALSA device '%s' refused %s", name, detail);
     }
     *out = c;
     return 0;
 }
 
-unsigned cas_capture_rate(const cas_capture *capture) { return capture->rate; }
-unsigned cas_capture_channels(const cas_capture *capture) { return capture->channels; }
+unsigned calsa_capture_rate(const calsa_capture *capture) { return capture->rate; }
+unsigned calsa_capture_channels(const calsa_capture *capture) { return capture->channels; }
 
-long cas_capture_read(cas_capture *capture, int16_t *samples, unsigned long frames, long *pending) {
+long calsa_capture_read(calsa_capture *capture, int16_t *samples, unsigned long frames, long *pending) {
     snd_pcm_sframes_t got = snd_pcm_readi(capture->pcm, samples, frames);
     if (got == -EPIPE || got == -ESTRPIPE) {
         // Overrun or suspend: samples are lost; restart so the next read gets fresh ones.
@@ -102,7 +107,7 @@ long cas_capture_read(cas_capture *capture, int16_t *samples, unsigned long fram
     return got;
 }
 
-void cas_capture_close(cas_capture *capture) {
+void calsa_capture_close(calsa_capture *capture) {
     if (!capture) return;
     if (capture->pcm) snd_pcm_close(capture->pcm);
     if (capture->configuration) snd_config_delete(capture->configuration);

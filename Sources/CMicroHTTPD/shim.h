@@ -8,7 +8,7 @@
 /// Serves connections accepted on `listen_fd` (already bound and listening), one thread per
 /// connection, at most `connection_limit` at once; idle connections close after
 /// `timeout_seconds`. `completed` is called when a request ends, however it ends.
-static inline struct MHD_Daemon *opendock_mhd_start(int listen_fd, unsigned int connection_limit,
+static inline struct MHD_Daemon *cmicrohttpd_start(int listen_fd, unsigned int connection_limit,
                                                     unsigned int timeout_seconds,
                                                     MHD_AccessHandlerCallback handler, void *context,
                                                     MHD_RequestCompletedCallback completed) {
@@ -22,7 +22,7 @@ static inline struct MHD_Daemon *opendock_mhd_start(int listen_fd, unsigned int 
 }
 
 /// A content reader's "no more data" and "abort the connection" results.
-static inline ssize_t opendock_mhd_end_of_stream(void) { return MHD_CONTENT_READER_END_OF_STREAM; }
-static inline ssize_t opendock_mhd_end_with_error(void) { return MHD_CONTENT_READER_END_WITH_ERROR; }
+static inline ssize_t cmicrohttpd_end_of_stream(void) { return MHD_CONTENT_READER_END_OF_STREAM; }
+static inline ssize_t cmicrohttpd_end_with_error(void) { return MHD_CONTENT_READER_END_WITH_ERROR; }
 /// Size unknown: the body is streamed (chunked) until the reader ends it.
-static inline uint64_t opendock_mhd_size_unknown(void) { return MHD_SIZE_UNKNOWN; }
+static inline uint64_t cmicrohttpd_size_unknown(void) { return MHD_SIZE_UNKNOWN; }

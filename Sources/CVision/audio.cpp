@@ -7,9 +7,9 @@ using namespace cvs;
 
 // GCC-PHAT: the cross-power spectrum of two channels, whitened (phase only), back to a
 // correlation over lags; its peak is the delay, robust to reverberation and colouring.
-extern "C" int32_t cvs_gcc_phat(const float *a, const float *b, int32_t count, int32_t max_lag,
+extern "C" int32_t cvision_gcc_phat(const float *a, const float *b, int32_t count, int32_t max_lag,
                                 double *lag, double *peak) {
-    return guarded("gcc_phat", CVS_ERROR, [&] {
+    return guarded("gcc_phat", CVISION_ERROR, [&] {
         if (!a || !b || !lag || !peak || count < 8) throw std::invalid_argument("need two buffers of at least 8 samples");
         if (max_lag < 1 || max_lag >= count) throw std::invalid_argument("max_lag outside 1…count-1");
         int n = cv::getOptimalDFTSize(2 * count);
@@ -44,6 +44,6 @@ extern "C" int32_t cvs_gcc_phat(const float *a, const float *b, int32_t count, i
         double offset = std::abs(denominator) > 1e-12 ? 0.5 * (y0 - y2) / denominator : 0;
         *lag = best + std::max(-0.5, std::min(0.5, offset));
         *peak = y1;
-        return CVS_OK;
+        return CVISION_OK;
     });
 }

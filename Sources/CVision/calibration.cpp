@@ -4,8 +4,8 @@
 
 using cvs::guarded;
 
-extern "C" int32_t cvs_read_calibration(const char *path, double *k, int32_t *width, int32_t *height) {
-    return guarded("read_calibration", CVS_ERROR, [&] {
+extern "C" int32_t cvision_read_calibration(const char *path, double *k, int32_t *width, int32_t *height) {
+    return guarded("read_calibration", CVISION_ERROR, [&] {
         cv::FileStorage fs(path, cv::FileStorage::READ);
         if (!fs.isOpened()) throw std::runtime_error(std::string("cannot read calibration file ") + path);
         cv::Mat matrix;
@@ -30,6 +30,6 @@ extern "C" int32_t cvs_read_calibration(const char *path, double *k, int32_t *wi
         if (w <= 0 || h <= 0) throw std::runtime_error("no image_width/image_height in the calibration file");
         *width = w;
         *height = h;
-        return CVS_OK;
+        return CVISION_OK;
     });
 }

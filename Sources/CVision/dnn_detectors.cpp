@@ -13,20 +13,20 @@ using cvs::guarded;
 using cvs::mat;
 using cvs::require;
 
-struct cvs_dnn_detector {
+struct cvision_dnn_detector {
     enum Kind { rfb, ssd, yolox } kind;
     cv::dnn::Net net;
     cv::Mat bgr, input;
 };
 
-struct cvs_hog {
+struct cvision_hog {
     cv::HOGDescriptor hog;
     cv::Mat scaled;
 };
 
 namespace {
 
-cv::Mat as_bgr(const cvs_view &image, cv::Mat &storage) {
+cv::Mat as_bgr(const cvision_view &image, cv::Mat &storage) {
     cv::Mat source = mat(image);
     if (image.channels == 3) return source;
     cv::cvtColor(source, storage, cv::COLOR_GRAY2BGR);
@@ -36,7 +36,7 @@ cv::Mat as_bgr(const cvs_view &image, cv::Mat &storage) {
 /// Keeps the best boxes that overlap less than `nms` (per class) and writes up to capacity.
 int32_t suppress_and_write(const std::vector<cv::Rect2d> &boxes, const std::vector<float> &scores,
                            const std::vector<int> &classes, float score_threshold, float nms,
-                           cvs_object *objects, int32_t capacity) {
+                           cvision_object *objects, int32_t capacity) {
     // Per-class suppression in one pass (OpenCV 4.6 has no batched NMS): boxes of different
     // classes are moved apart so they never overlap.
     std::vector<int> keep;
@@ -47,7 +47,7 @@ int32_t suppress_and_write(const std::vector<cv::Rect2d> &boxes, const std::vect
     int32_t count = 0;
     for (int k : keep) {
         if (count >= capacity) break;
-        cvs_object &o = objects[count++];
+        cvision_object &o = objects[count++];
         o.x = static_cast<float>(boxes[k].x);
         o.y = static_cast<float>(boxes[k].y);
         o.width = static_cast<float>(boxes[k].width);
@@ -58,7 +58,7 @@ int32_t suppress_and_write(const std::vector<cv::Rect2d> &boxes, const std::vect
     return count;
 }
 
-int32_t detect_rfb(cvs_dnn_detector *d, const cv::Mat &bgr, float threshold, cvs_object *objects, int32_t capacity) {
+int32_t detect_rfb(cvision_dnn_detector *d, const cv::Mat &bgr, float threshold, cvision_object *objects, int32_t capacity) {
     d->input = cv::dnn::blobFromImage(bgr, 1.0 / 128, cv::Size(320, 240), cv::Scalar(127, 127, 127), true, false);
     d->net.setInput(d->input);
     std::vector<cv::Mat> outputs;
@@ -83,7 +83,7 @@ int32_t detect_rfb(cvs_dnn_detector *d, const cv::Mat &bgr, float threshold, cvs
     return suppress_and_write(boxes, confidences, classes, threshold, 0.3f, objects, capacity);
 }
 
-int32_t detect_ssd(cvs_dnn_detector *d, const cv::Mat &bgr, float threshold, cvs_object *objects, int32_t capacity) {
+int32_t detect_ssd(cvision_dnn_detector *d, const cv::Mat &bgr, float threshold, cvision_object *objects, int32_t capacity) {
     d->input = cv::dnn::blobFromImage(bgr, 1.0, cv::Size(300, 300), cv::Scalar(), true, false);
     d->net.setInput(d->input);
     cv::Mat out = d->net.forward();   // 1×1×N×7: image, class, score, x1, y1, x2, y2 (normalized)
@@ -104,7 +104,7 @@ int32_t detect_ssd(cvs_dnn_detector *d, const cv::Mat &bgr, float threshold, cvs
     return suppress_and_write(boxes, confidences, classes, threshold, 0.45f, objects, capacity);
 }
 
-int32_t detect_yolox(cvs_dnn_detector *d, const cv::Mat &bgr, float threshold, cvs_object *objects, int32_t capacity) {
+int32_t detect_yolox(cvision_dnn_detector *d, const cv::Mat &bgr, float threshold, cvision_object *objects, int32_t capacity) {
     const int side = 416;
     double ratio = std::min(static_cast<double>(side) / bgr.cols, static_cast<double>(side) / bgr.rows);
     cv::Mat letterbox(side, side, CV_8UC3, cv::Scalar(114, 114, 114));
@@ -142,17 +142,17 @@ int32_t detect_yolox(cvs_dnn_detector *d, const cv::Mat &bgr, float threshold, c
 
 }  // namespace
 
-extern "C" cvs_dnn_detector *cvs_dnn_detector_create(cvs_dnn_kind kind, const char *model_path, const char *config_path) {
-    return guarded("dnn_detector_create", static_cast<cvs_dnn_detector *>(nullptr), [&]() -> cvs_dnn_detector * {
-        auto d = new cvs_dnn_detector{};
+extern "C" cvision_dnn_detector *cvision_dnn_detector_create(cvision_dnn_kind kind, const char *model_path, const char *config_path) {
+    return guarded("dnn_detector_create", static_cast<cvision_dnn_detector *>(nullptr), [&]() -> cvision_dnn_detector * {
+        auto d = new cvision_dnn_detector{};
         try {
             switch (kind) {
-            case CVS_DNN_RFB_FACES: d->kind = cvs_dnn_detector::rfb; d->net = cv::dnn::readNetFromONNX(model_path); break;
-            case CVS_DNN_SSD_PERSONS:
-                d->kind = cvs_dnn_detector::ssd;
+            case CVISION_DNN_RFB_FACES: d->kind = cvision_dnn_detector::rfb; d->net = cv::dnn::readNetFromONNX(model_path); break;
+            case CVISION_DNN_SSD_PERSONS:
+                d->kind = cvision_dnn_detector::ssd;
                 d->net = cv::dnn::readNetFromTensorflow(model_path, config_path ? config_path : "");
                 break;
-            case CVS_DNN_YOLOX_OBJECTS: d->kind = cvs_dnn_detector::yolox; d->net = cv::dnn::readNetFromONNX(model_path); break;
+            case CVISION_DNN_YOLOX_OBJECTS: d->kind = cvision_dnn_detector::yolox; d->net = cv::dnn::readNetFromONNX(model_path); break;
             default: throw std::invalid_argument("unknown detector kind");
             }
             if (d->net.empty()) throw std::runtime_error("the network is empty");
@@ -164,32 +164,32 @@ extern "C" cvs_dnn_detector *cvs_dnn_detector_create(cvs_dnn_kind kind, const ch
     });
 }
 
-extern "C" int32_t cvs_dnn_detector_detect(cvs_dnn_detector *d, cvs_view image, float score_threshold,
-                                           cvs_object *objects, int32_t capacity) {
-    return guarded("dnn_detector_detect", CVS_ERROR, [&] {
+extern "C" int32_t cvision_dnn_detector_detect(cvision_dnn_detector *d, cvision_view image, float score_threshold,
+                                           cvision_object *objects, int32_t capacity) {
+    return guarded("dnn_detector_detect", CVISION_ERROR, [&] {
         require(image, "image");
         cv::Mat bgr = as_bgr(image, d->bgr);
         switch (d->kind) {
-        case cvs_dnn_detector::rfb: return detect_rfb(d, bgr, score_threshold, objects, capacity);
-        case cvs_dnn_detector::ssd: return detect_ssd(d, bgr, score_threshold, objects, capacity);
-        case cvs_dnn_detector::yolox: return detect_yolox(d, bgr, score_threshold, objects, capacity);
+        case cvision_dnn_detector::rfb: return detect_rfb(d, bgr, score_threshold, objects, capacity);
+        case cvision_dnn_detector::ssd: return detect_ssd(d, bgr, score_threshold, objects, capacity);
+        case cvision_dnn_detector::yolox: return detect_yolox(d, bgr, score_threshold, objects, capacity);
         }
         return 0;
     });
 }
 
-extern "C" void cvs_dnn_detector_free(cvs_dnn_detector *d) { delete d; }
+extern "C" void cvision_dnn_detector_free(cvision_dnn_detector *d) { delete d; }
 
-extern "C" cvs_hog *cvs_hog_create(void) {
-    return guarded("hog_create", static_cast<cvs_hog *>(nullptr), [&]() -> cvs_hog * {
-        auto h = new cvs_hog{};
+extern "C" cvision_hog *cvision_hog_create(void) {
+    return guarded("hog_create", static_cast<cvision_hog *>(nullptr), [&]() -> cvision_hog * {
+        auto h = new cvision_hog{};
         h->hog.setSVMDetector(cv::HOGDescriptor::getDefaultPeopleDetector());
         return h;
     });
 }
 
-extern "C" int32_t cvs_hog_detect(cvs_hog *h, cvs_view image, int32_t input_width, cvs_object *objects, int32_t capacity) {
-    return guarded("hog_detect", CVS_ERROR, [&] {
+extern "C" int32_t cvision_hog_detect(cvision_hog *h, cvision_view image, int32_t input_width, cvision_object *objects, int32_t capacity) {
+    return guarded("hog_detect", CVISION_ERROR, [&] {
         require(image, "image");
         cv::Mat source = mat(image);
         int width = std::min(std::max(input_width, 64), source.cols);
@@ -205,7 +205,7 @@ extern "C" int32_t cvs_hog_detect(cvs_hog *h, cvs_view image, int32_t input_widt
             // The 64×128 window keeps a margin around the person (about a tenth of its width
             // each side, 7 % above); report the person, not the window.
             const cv::Rect &r = found[i];
-            cvs_object &o = objects[count++];
+            cvision_object &o = objects[count++];
             o.x = static_cast<float>((r.x + 0.1 * r.width) * factor);
             o.y = static_cast<float>((r.y + 0.07 * r.height) * factor);
             o.width = static_cast<float>(0.8 * r.width * factor);
@@ -218,4 +218,4 @@ extern "C" int32_t cvs_hog_detect(cvs_hog *h, cvs_view image, int32_t input_widt
     });
 }
 
-extern "C" void cvs_hog_free(cvs_hog *h) { delete h; }
+extern "C" void cvision_hog_free(cvision_hog *h) { delete h; }

@@ -6,14 +6,14 @@
 
 using namespace cvs;
 
-struct cvs_face_mesh {
+struct cvision_face_mesh {
     cv::dnn::Net net;
     cv::Mat crop, rgb;
 };
 
-extern "C" cvs_face_mesh *cvs_face_mesh_create(const char *model_path) {
-    return guarded("face_mesh_create", static_cast<cvs_face_mesh *>(nullptr), [&]() -> cvs_face_mesh * {
-        auto m = new cvs_face_mesh{};
+extern "C" cvision_face_mesh *cvision_face_mesh_create(const char *model_path) {
+    return guarded("face_mesh_create", static_cast<cvision_face_mesh *>(nullptr), [&]() -> cvision_face_mesh * {
+        auto m = new cvision_face_mesh{};
         try {
             m->net = cv::dnn::readNetFromONNX(model_path);
             if (m->net.empty()) throw std::runtime_error("the network is empty");
@@ -27,9 +27,9 @@ extern "C" cvs_face_mesh *cvs_face_mesh_create(const char *model_path) {
 
 // FaceMesh wants the face centred in a square about 1.5× the detector's box, 192×192 RGB in
 // 0…1; it answers 468 points in the crop's pixels and a face-presence logit.
-extern "C" int32_t cvs_face_mesh_landmarks(cvs_face_mesh *m, cvs_view image, float x, float y, float width, float height,
+extern "C" int32_t cvision_face_mesh_landmarks(cvision_face_mesh *m, cvision_view image, float x, float y, float width, float height,
                                           float *landmarks, float *presence) {
-    return guarded("face_mesh_landmarks", CVS_ERROR, [&] {
+    return guarded("face_mesh_landmarks", CVISION_ERROR, [&] {
         require(image, "image");
         if (!landmarks || !presence) throw std::invalid_argument("no output buffers");
         if (!(width > 1 && height > 1) || !std::isfinite(x) || !std::isfinite(y)) throw std::invalid_argument("face box is empty");
@@ -56,8 +56,8 @@ extern "C" int32_t cvs_face_mesh_landmarks(cvs_face_mesh *m, cvs_view image, flo
             landmarks[3 * i + 2] = points[3 * i + 2] / scale;
         }
         *presence = 1.0f / (1.0f + std::exp(-outputs[1].ptr<float>()[0]));
-        return CVS_OK;
+        return CVISION_OK;
     });
 }
 
-extern "C" void cvs_face_mesh_free(cvs_face_mesh *m) { delete m; }
+extern "C" void cvision_face_mesh_free(cvision_face_mesh *m) { delete m; }

@@ -4,13 +4,13 @@
 #include <algorithm>
 #include <stdexcept>
 
-struct cvs_yunet {
+struct cvision_yunet {
     cv::Ptr<cv::FaceDetectorYN> net;
     cv::Size inputSize;
     cv::Mat scaled;   // reused between calls
 };
 
-struct cvs_cascade {
+struct cvision_cascade {
     cv::CascadeClassifier classifier;
     cv::Mat scaled, gray;
 };
@@ -34,19 +34,19 @@ double shrink(const cv::Mat &image, int32_t input_width, cv::Mat &scaled, cv::Si
 
 }  // namespace
 
-extern "C" cvs_yunet *cvs_yunet_create(const char *model_path, float score_threshold, float nms_threshold,
+extern "C" cvision_yunet *cvision_yunet_create(const char *model_path, float score_threshold, float nms_threshold,
                                        int32_t top_k) {
-    return guarded("yunet_create", static_cast<cvs_yunet *>(nullptr), [&]() -> cvs_yunet * {
+    return guarded("yunet_create", static_cast<cvision_yunet *>(nullptr), [&]() -> cvision_yunet * {
         auto net = cv::FaceDetectorYN::create(model_path, "", cv::Size(320, 320), score_threshold,
                                               nms_threshold, top_k);
         if (net.empty()) throw std::runtime_error("YuNet model did not load");
-        return new cvs_yunet{net, cv::Size(320, 320), {}};
+        return new cvision_yunet{net, cv::Size(320, 320), {}};
     });
 }
 
-extern "C" int32_t cvs_yunet_detect(cvs_yunet *detector, cvs_view image, int32_t input_width, cvs_face *faces,
+extern "C" int32_t cvision_yunet_detect(cvision_yunet *detector, cvision_view image, int32_t input_width, cvision_face *faces,
                                     int32_t capacity) {
-    return guarded("yunet_detect", CVS_ERROR, [&] {
+    return guarded("yunet_detect", CVISION_ERROR, [&] {
         require(image, "image");
         cv::Mat source = mat(image);
         cv::Mat bgr;
@@ -63,7 +63,7 @@ extern "C" int32_t cvs_yunet_detect(cvs_yunet *detector, cvs_view image, int32_t
         int32_t count = 0;
         for (int row = 0; row < found.rows && count < capacity; ++row, ++count) {
             const float *v = found.ptr<float>(row);
-            cvs_face &face = faces[count];
+            cvision_face &face = faces[count];
             face.x = static_cast<float>(v[0] * factor);
             face.y = static_cast<float>(v[1] * factor);
             face.width = static_cast<float>(v[2] * factor);
@@ -75,11 +75,11 @@ extern "C" int32_t cvs_yunet_detect(cvs_yunet *detector, cvs_view image, int32_t
     });
 }
 
-extern "C" void cvs_yunet_free(cvs_yunet *detector) { delete detector; }
+extern "C" void cvision_yunet_free(cvision_yunet *detector) { delete detector; }
 
-extern "C" cvs_cascade *cvs_cascade_create(const char *path) {
-    return guarded("cascade_create", static_cast<cvs_cascade *>(nullptr), [&]() -> cvs_cascade * {
-        auto cascade = new cvs_cascade{};
+extern "C" cvision_cascade *cvision_cascade_create(const char *path) {
+    return guarded("cascade_create", static_cast<cvision_cascade *>(nullptr), [&]() -> cvision_cascade * {
+        auto cascade = new cvision_cascade{};
         if (!cascade->classifier.load(path)) {
             delete cascade;
             throw std::runtime_error(std::string("cannot load cascade ") + path);
@@ -88,9 +88,9 @@ extern "C" cvs_cascade *cvs_cascade_create(const char *path) {
     });
 }
 
-extern "C" int32_t cvs_cascade_detect(cvs_cascade *cascade, cvs_view image, int32_t input_width, int32_t min_size,
-                                      cvs_face *faces, int32_t capacity) {
-    return guarded("cascade_detect", CVS_ERROR, [&] {
+extern "C" int32_t cvision_cascade_detect(cvision_cascade *cascade, cvision_view image, int32_t input_width, int32_t min_size,
+                                      cvision_face *faces, int32_t capacity) {
+    return guarded("cascade_detect", CVISION_ERROR, [&] {
         require(image, "image");
         cv::Size size;
         double factor = shrink(mat(image), input_width, cascade->scaled, size);
@@ -102,8 +102,8 @@ extern "C" int32_t cvs_cascade_detect(cvs_cascade *cascade, cvs_view image, int3
         int32_t count = 0;
         for (const cv::Rect &r : found) {
             if (count >= capacity) break;
-            cvs_face &face = faces[count++];
-            face = cvs_face{};
+            cvision_face &face = faces[count++];
+            face = cvision_face{};
             face.x = static_cast<float>(r.x * factor);
             face.y = static_cast<float>(r.y * factor);
             face.width = static_cast<float>(r.width * factor);
@@ -114,4 +114,4 @@ extern "C" int32_t cvs_cascade_detect(cvs_cascade *cascade, cvs_view image, int3
     });
 }
 
-extern "C" void cvs_cascade_free(cvs_cascade *cascade) { delete cascade; }
+extern "C" void cvision_cascade_free(cvision_cascade *cascade) { delete cascade; }

@@ -10,7 +10,7 @@ namespace cvs {
 void set_error(const std::string &message) { last_error = message; }
 void clear_error() { last_error.clear(); }
 
-void require(const cvs_view &view, const char *name) {
+void require(const cvision_view &view, const char *name) {
     if (view.data == nullptr || view.width <= 0 || view.height <= 0)
         throw std::invalid_argument(std::string(name) + " is empty");
     if (view.channels != 1 && view.channels != 3)
@@ -19,16 +19,16 @@ void require(const cvs_view &view, const char *name) {
         throw std::invalid_argument(std::string(name) + " stride is shorter than a row");
 }
 
-cv::Mat mat(const cvs_view &view) {
+cv::Mat mat(const cvision_view &view) {
     return cv::Mat(view.height, view.width, view.channels == 1 ? CV_8UC1 : CV_8UC3, view.data,
                    view.stride);
 }
 
 }  // namespace cvs
 
-extern "C" const char *cvs_last_error(void) { return last_error.c_str(); }
+extern "C" const char *cvision_last_error(void) { return last_error.c_str(); }
 
-extern "C" void cvs_set_num_threads(int32_t count) {
+extern "C" void cvision_set_num_threads(int32_t count) {
     cvs::guarded("set_num_threads", 0, [&] {
         cv::setNumThreads(count);
         return 0;

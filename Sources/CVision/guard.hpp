@@ -9,7 +9,7 @@ namespace cvs {
 void set_error(const std::string &message);
 void clear_error();
 
-/// Runs body; any exception becomes `failure` with its message kept for cvs_last_error().
+/// Runs body; any exception becomes `failure` with its message kept for cvision_last_error().
 template <typename Result, typename Body>
 Result guarded(const char *what, Result failure, Body body) noexcept {
     try {
@@ -26,9 +26,9 @@ Result guarded(const char *what, Result failure, Body body) noexcept {
 }
 
 /// A cv::Mat header over a view (no copy).
-cv::Mat mat(const cvs_view &view);
+cv::Mat mat(const cvision_view &view);
 
 /// Throws std::invalid_argument unless the view is a non-empty 8-bit 1- or 3-channel image.
-void require(const cvs_view &view, const char *name);
+void require(const cvision_view &view, const char *name);
 
 }  // namespace cvs

@@ -4,7 +4,7 @@
 #include <cstring>
 #include <stdexcept>
 
-struct cvs_image {
+struct cvision_image {
     cv::Mat pixels;
 };
 
@@ -12,42 +12,42 @@ using cvs::guarded;
 using cvs::mat;
 using cvs::require;
 
-extern "C" cvs_image *cvs_image_read(const char *path, int32_t gray) {
-    return guarded("image_read", static_cast<cvs_image *>(nullptr), [&]() -> cvs_image * {
+extern "C" cvision_image *cvision_image_read(const char *path, int32_t gray) {
+    return guarded("image_read", static_cast<cvision_image *>(nullptr), [&]() -> cvision_image * {
         cv::Mat pixels = cv::imread(path, gray ? cv::IMREAD_GRAYSCALE : cv::IMREAD_COLOR);
         if (pixels.empty()) throw std::runtime_error(std::string("cannot read image ") + path);
-        return new cvs_image{pixels};
+        return new cvision_image{pixels};
     });
 }
 
-extern "C" cvs_view cvs_image_view(const cvs_image *image) {
+extern "C" cvision_view cvision_image_view(const cvision_image *image) {
     const cv::Mat &m = image->pixels;
-    return cvs_view{m.data, m.cols, m.rows, m.channels(), m.step[0]};
+    return cvision_view{m.data, m.cols, m.rows, m.channels(), m.step[0]};
 }
 
-extern "C" void cvs_image_free(cvs_image *image) { delete image; }
+extern "C" void cvision_image_free(cvision_image *image) { delete image; }
 
-extern "C" int32_t cvs_image_write(const char *path, cvs_view image) {
-    return guarded("image_write", CVS_ERROR, [&] {
+extern "C" int32_t cvision_image_write(const char *path, cvision_view image) {
+    return guarded("image_write", CVISION_ERROR, [&] {
         require(image, "image");
         if (!cv::imwrite(path, mat(image))) throw std::runtime_error(std::string("cannot write ") + path);
-        return CVS_OK;
+        return CVISION_OK;
     });
 }
 
-extern "C" int32_t cvs_resize(cvs_view src, cvs_view dst, int32_t interpolation) {
-    return guarded("resize", CVS_ERROR, [&] {
+extern "C" int32_t cvision_resize(cvision_view src, cvision_view dst, int32_t interpolation) {
+    return guarded("resize", CVISION_ERROR, [&] {
         require(src, "source");
         require(dst, "destination");
         if (src.channels != dst.channels) throw std::invalid_argument("channel counts differ");
         cv::Mat out = mat(dst);
         cv::resize(mat(src), out, out.size(), 0, 0, interpolation);
-        return CVS_OK;
+        return CVISION_OK;
     });
 }
 
-extern "C" int32_t cvs_convert_channels(cvs_view src, cvs_view dst) {
-    return guarded("convert_channels", CVS_ERROR, [&] {
+extern "C" int32_t cvision_convert_channels(cvision_view src, cvision_view dst) {
+    return guarded("convert_channels", CVISION_ERROR, [&] {
         require(src, "source");
         require(dst, "destination");
         if (src.width != dst.width || src.height != dst.height)
@@ -55,12 +55,12 @@ extern "C" int32_t cvs_convert_channels(cvs_view src, cvs_view dst) {
         cv::Mat out = mat(dst);
         if (src.channels == dst.channels) mat(src).copyTo(out);
         else cv::cvtColor(mat(src), out, src.channels == 3 ? cv::COLOR_BGR2GRAY : cv::COLOR_GRAY2BGR);
-        return CVS_OK;
+        return CVISION_OK;
     });
 }
 
-extern "C" int32_t cvs_warp_perspective(cvs_view src, cvs_view dst, const double *h, int32_t border_gray) {
-    return guarded("warp_perspective", CVS_ERROR, [&] {
+extern "C" int32_t cvision_warp_perspective(cvision_view src, cvision_view dst, const double *h, int32_t border_gray) {
+    return guarded("warp_perspective", CVISION_ERROR, [&] {
         require(src, "source");
         require(dst, "destination");
         if (src.channels != dst.channels) throw std::invalid_argument("channel counts differ");
@@ -69,20 +69,20 @@ extern "C" int32_t cvs_warp_perspective(cvs_view src, cvs_view dst, const double
         cv::warpPerspective(mat(src), out, homography, out.size(),
                             cv::INTER_LINEAR | cv::WARP_INVERSE_MAP, cv::BORDER_CONSTANT,
                             cv::Scalar::all(border_gray));
-        return CVS_OK;
+        return CVISION_OK;
     });
 }
 
-extern "C" int32_t cvs_blend_sprite(cvs_view dst, cvs_view sprite, cvs_view alpha, int32_t x, int32_t y,
+extern "C" int32_t cvision_blend_sprite(cvision_view dst, cvision_view sprite, cvision_view alpha, int32_t x, int32_t y,
                                     int32_t width, int32_t height) {
-    return guarded("blend_sprite", CVS_ERROR, [&] {
+    return guarded("blend_sprite", CVISION_ERROR, [&] {
         require(dst, "destination");
         require(sprite, "sprite");
         if (sprite.channels != dst.channels) throw std::invalid_argument("channel counts differ");
-        if (width <= 0 || height <= 0) return CVS_OK;
+        if (width <= 0 || height <= 0) return CVISION_OK;
         cv::Rect placed(x, y, width, height);
         cv::Rect visible = placed & cv::Rect(0, 0, dst.width, dst.height);
-        if (visible.empty()) return CVS_OK;
+        if (visible.empty()) return CVISION_OK;
 
         cv::Mat scaled;
         cv::resize(mat(sprite), scaled, placed.size(), 0, 0, cv::INTER_LINEAR);
@@ -90,7 +90,7 @@ extern "C" int32_t cvs_blend_sprite(cvs_view dst, cvs_view sprite, cvs_view alph
         cv::Mat target = mat(dst)(visible);
         if (alpha.data == nullptr) {
             scaled(inSprite).copyTo(target);
-            return CVS_OK;
+            return CVISION_OK;
         }
         require(alpha, "alpha");
         cv::Mat mask;
@@ -104,24 +104,24 @@ extern "C" int32_t cvs_blend_sprite(cvs_view dst, cvs_view sprite, cvs_view alph
         target.convertTo(bg, CV_32F);
         cv::Mat blended = fg.mul(maskC) + bg.mul(cv::Scalar::all(1.0) - maskC);
         blended.convertTo(target, target.type());
-        return CVS_OK;
+        return CVISION_OK;
     });
 }
 
-extern "C" int32_t cvs_blur(cvs_view image, double sigma) {
-    return guarded("blur", CVS_ERROR, [&] {
+extern "C" int32_t cvision_blur(cvision_view image, double sigma) {
+    return guarded("blur", CVISION_ERROR, [&] {
         require(image, "image");
-        if (sigma <= 0) return CVS_OK;
+        if (sigma <= 0) return CVISION_OK;
         cv::Mat m = mat(image);
         cv::GaussianBlur(m, m, cv::Size(0, 0), sigma);
-        return CVS_OK;
+        return CVISION_OK;
     });
 }
 
-extern "C" int32_t cvs_add_noise(cvs_view image, double sigma, uint64_t seed) {
-    return guarded("add_noise", CVS_ERROR, [&] {
+extern "C" int32_t cvision_add_noise(cvision_view image, double sigma, uint64_t seed) {
+    return guarded("add_noise", CVISION_ERROR, [&] {
         require(image, "image");
-        if (sigma <= 0) return CVS_OK;
+        if (sigma <= 0) return CVISION_OK;
         cv::Mat m = mat(image);
         cv::Mat noise(m.size(), CV_16SC(m.channels()));
         cv::RNG rng(seed);
@@ -130,40 +130,40 @@ extern "C" int32_t cvs_add_noise(cvs_view image, double sigma, uint64_t seed) {
         m.convertTo(wide, CV_16SC(m.channels()));
         wide += noise;
         wide.convertTo(m, m.type());
-        return CVS_OK;
+        return CVISION_OK;
     });
 }
 
-extern "C" int32_t cvs_motion_blur(cvs_view image, int32_t length) {
-    return guarded("motion_blur", CVS_ERROR, [&] {
+extern "C" int32_t cvision_motion_blur(cvision_view image, int32_t length) {
+    return guarded("motion_blur", CVISION_ERROR, [&] {
         require(image, "image");
-        if (length <= 1) return CVS_OK;
+        if (length <= 1) return CVISION_OK;
         cv::Mat m = mat(image);
         cv::blur(m, m, cv::Size(length, 1), cv::Point(-1, -1), cv::BORDER_REPLICATE);
-        return CVS_OK;
+        return CVISION_OK;
     });
 }
 
-extern "C" int32_t cvs_scale_levels(cvs_view image, double gain, double offset) {
-    return guarded("scale_levels", CVS_ERROR, [&] {
+extern "C" int32_t cvision_scale_levels(cvision_view image, double gain, double offset) {
+    return guarded("scale_levels", CVISION_ERROR, [&] {
         require(image, "image");
         cv::Mat m = mat(image);
         m.convertTo(m, m.type(), gain, offset);
-        return CVS_OK;
+        return CVISION_OK;
     });
 }
 
-extern "C" int32_t cvs_flip_horizontal(cvs_view image) {
-    return guarded("flip", CVS_ERROR, [&] {
+extern "C" int32_t cvision_flip_horizontal(cvision_view image) {
+    return guarded("flip", CVISION_ERROR, [&] {
         require(image, "image");
         cv::Mat m = mat(image);
         cv::flip(m, m, 1);
-        return CVS_OK;
+        return CVISION_OK;
     });
 }
 
-extern "C" int32_t cvs_jpeg_round_trip(cvs_view image, int32_t quality) {
-    return guarded("jpeg_round_trip", CVS_ERROR, [&] {
+extern "C" int32_t cvision_jpeg_round_trip(cvision_view image, int32_t quality) {
+    return guarded("jpeg_round_trip", CVISION_ERROR, [&] {
         require(image, "image");
         if (quality < 1 || quality > 100) throw std::invalid_argument("quality outside 1...100");
         cv::Mat m = mat(image);
@@ -172,12 +172,12 @@ extern "C" int32_t cvs_jpeg_round_trip(cvs_view image, int32_t quality) {
         cv::Mat decoded = cv::imdecode(bytes, m.channels() == 1 ? cv::IMREAD_GRAYSCALE : cv::IMREAD_COLOR);
         if (decoded.size() != m.size() || decoded.type() != m.type()) throw std::runtime_error("decoded JPEG differs in shape");
         decoded.copyTo(m);
-        return CVS_OK;
+        return CVISION_OK;
     });
 }
 
-extern "C" int64_t cvs_encode_jpeg(cvs_view image, int32_t quality, uint8_t *out, int64_t capacity) {
-    return guarded("encode_jpeg", int64_t(CVS_ERROR), [&] {
+extern "C" int64_t cvision_encode_jpeg(cvision_view image, int32_t quality, uint8_t *out, int64_t capacity) {
+    return guarded("encode_jpeg", int64_t(CVISION_ERROR), [&] {
         require(image, "image");
         if (!out || capacity <= 0) throw std::invalid_argument("no output buffer");
         if (quality < 1 || quality > 100) throw std::invalid_argument("quality outside 1...100");

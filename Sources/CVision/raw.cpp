@@ -11,8 +11,8 @@ namespace {
 /// Bytes a layout needs for width × height with the given first-plane stride.
 size_t needed(int32_t layout, int32_t width, int32_t height, size_t stride) {
     switch (layout) {
-    case CVS_RAW_NV12:
-    case CVS_RAW_I420: return stride * height * 3 / 2;
+    case CVISION_RAW_NV12:
+    case CVISION_RAW_I420: return stride * height * 3 / 2;
     default: return stride * height;
     }
 }
@@ -22,27 +22,27 @@ void convert(int32_t layout, const uint8_t *src, int32_t width, int32_t height, 
     auto *data = const_cast<uint8_t *>(src);
     bool gray = out.channels() == 1;
     switch (layout) {
-    case CVS_RAW_YUYV: {
+    case CVISION_RAW_YUYV: {
         cv::Mat in(height, width, CV_8UC2, data, stride);
         cv::cvtColor(in, out, gray ? cv::COLOR_YUV2GRAY_YUYV : cv::COLOR_YUV2BGR_YUYV);
         break;
     }
-    case CVS_RAW_NV12:
-    case CVS_RAW_I420: {
+    case CVISION_RAW_NV12:
+    case CVISION_RAW_I420: {
         cv::Mat in(height * 3 / 2, width, CV_8UC1, data, stride);
         if (gray) cv::Mat(height, width, CV_8UC1, data, stride).copyTo(out);
-        else cv::cvtColor(in, out, layout == CVS_RAW_NV12 ? cv::COLOR_YUV2BGR_NV12 : cv::COLOR_YUV2BGR_I420);
+        else cv::cvtColor(in, out, layout == CVISION_RAW_NV12 ? cv::COLOR_YUV2BGR_NV12 : cv::COLOR_YUV2BGR_I420);
         break;
     }
-    case CVS_RAW_RGB24:
-    case CVS_RAW_BGR24: {
+    case CVISION_RAW_RGB24:
+    case CVISION_RAW_BGR24: {
         cv::Mat in(height, width, CV_8UC3, data, stride);
-        if (gray) cv::cvtColor(in, out, layout == CVS_RAW_RGB24 ? cv::COLOR_RGB2GRAY : cv::COLOR_BGR2GRAY);
-        else if (layout == CVS_RAW_RGB24) cv::cvtColor(in, out, cv::COLOR_RGB2BGR);
+        if (gray) cv::cvtColor(in, out, layout == CVISION_RAW_RGB24 ? cv::COLOR_RGB2GRAY : cv::COLOR_BGR2GRAY);
+        else if (layout == CVISION_RAW_RGB24) cv::cvtColor(in, out, cv::COLOR_RGB2BGR);
         else in.copyTo(out);
         break;
     }
-    case CVS_RAW_GREY: {
+    case CVISION_RAW_GREY: {
         cv::Mat in(height, width, CV_8UC1, data, stride);
         if (gray) in.copyTo(out);
         else cv::cvtColor(in, out, cv::COLOR_GRAY2BGR);
@@ -54,9 +54,9 @@ void convert(int32_t layout, const uint8_t *src, int32_t width, int32_t height, 
 
 }  // namespace
 
-extern "C" int32_t cvs_convert_raw(int32_t layout, const uint8_t *src, size_t length, int32_t width, int32_t height,
-                                   size_t stride, cvs_view dst) {
-    return guarded("convert_raw", CVS_ERROR, [&] {
+extern "C" int32_t cvision_convert_raw(int32_t layout, const uint8_t *src, size_t length, int32_t width, int32_t height,
+                                   size_t stride, cvision_view dst) {
+    return guarded("convert_raw", CVISION_ERROR, [&] {
         require(dst, "destination");
         if (src == nullptr || width <= 0 || height <= 0) throw std::invalid_argument("empty source frame");
         if (length < needed(layout, width, height, stride))
@@ -71,6 +71,6 @@ extern "C" int32_t cvs_convert_raw(int32_t layout, const uint8_t *src, size_t le
             convert(layout, src, width, height, stride, full);
             cv::resize(full, out, out.size(), 0, 0, cv::INTER_AREA);
         }
-        return CVS_OK;
+        return CVISION_OK;
     });
 }

@@ -5,7 +5,7 @@
 
 namespace {
 /// FFmpeg prints its own complaints (e.g. "moov atom not found") on stderr; the shim reports
-/// failures through cvs_last_error instead. A user's OPENCV_FFMPEG_LOGLEVEL still wins.
+/// failures through cvision_last_error instead. A user's OPENCV_FFMPEG_LOGLEVEL still wins.
 void quiet_ffmpeg() {
     static const bool done = [] {
         setenv("OPENCV_FFMPEG_LOGLEVEL", "-8", 0);
@@ -15,13 +15,13 @@ void quiet_ffmpeg() {
 }
 }  // namespace
 
-struct cvs_capture {
+struct cvision_capture {
     cv::VideoCapture capture;
     cv::Mat frame;
     bool raw;
 };
 
-struct cvs_writer {
+struct cvision_writer {
     cv::VideoWriter writer;
     cv::Size size;
 };
@@ -30,10 +30,10 @@ using cvs::guarded;
 using cvs::mat;
 using cvs::require;
 
-extern "C" cvs_capture *cvs_capture_open(const char *path, int32_t raw, cvs_capture_info *info) {
-    return guarded("capture_open", static_cast<cvs_capture *>(nullptr), [&]() -> cvs_capture * {
+extern "C" cvision_capture *cvision_capture_open(const char *path, int32_t raw, cvision_capture_info *info) {
+    return guarded("capture_open", static_cast<cvision_capture *>(nullptr), [&]() -> cvision_capture * {
         quiet_ffmpeg();
-        auto capture = new cvs_capture{};
+        auto capture = new cvision_capture{};
         capture->raw = raw != 0;
         bool opened = capture->raw
             ? capture->capture.open(path, cv::CAP_FFMPEG, std::vector<int>{cv::CAP_PROP_FORMAT, -1})
@@ -54,31 +54,31 @@ extern "C" cvs_capture *cvs_capture_open(const char *path, int32_t raw, cvs_capt
     });
 }
 
-extern "C" int32_t cvs_capture_read(cvs_capture *capture, cvs_view *frame) {
-    return guarded("capture_read", CVS_ERROR, [&] {
-        if (!capture->capture.read(capture->frame) || capture->frame.empty()) return CVS_END_OF_STREAM;
+extern "C" int32_t cvision_capture_read(cvision_capture *capture, cvision_view *frame) {
+    return guarded("capture_read", CVISION_ERROR, [&] {
+        if (!capture->capture.read(capture->frame) || capture->frame.empty()) return CVISION_END_OF_STREAM;
         cv::Mat &m = capture->frame;
         if (!m.isContinuous()) m = m.clone();
         if (capture->raw) {
-            *frame = cvs_view{m.data, static_cast<int32_t>(m.total() * m.elemSize()), 1, 1,
+            *frame = cvision_view{m.data, static_cast<int32_t>(m.total() * m.elemSize()), 1, 1,
                               m.total() * m.elemSize()};
         } else {
             if (m.depth() != CV_8U || (m.channels() != 3 && m.channels() != 1))
                 throw std::runtime_error("decoded frame is not 8-bit BGR or gray");
-            *frame = cvs_view{m.data, m.cols, m.rows, m.channels(), m.step[0]};
+            *frame = cvision_view{m.data, m.cols, m.rows, m.channels(), m.step[0]};
         }
-        return CVS_OK;
+        return CVISION_OK;
     });
 }
 
-extern "C" void cvs_capture_free(cvs_capture *capture) { delete capture; }
+extern "C" void cvision_capture_free(cvision_capture *capture) { delete capture; }
 
-extern "C" cvs_writer *cvs_writer_open(const char *path, const char *fourcc, double fps, int32_t width,
+extern "C" cvision_writer *cvision_writer_open(const char *path, const char *fourcc, double fps, int32_t width,
                                        int32_t height) {
-    return guarded("writer_open", static_cast<cvs_writer *>(nullptr), [&]() -> cvs_writer * {
+    return guarded("writer_open", static_cast<cvision_writer *>(nullptr), [&]() -> cvision_writer * {
         quiet_ffmpeg();
         if (std::char_traits<char>::length(fourcc) != 4) throw std::invalid_argument("fourcc must be 4 characters");
-        auto writer = new cvs_writer{};
+        auto writer = new cvision_writer{};
         writer->size = cv::Size(width, height);
         int code = cv::VideoWriter::fourcc(fourcc[0], fourcc[1], fourcc[2], fourcc[3]);
         if (!writer->writer.open(path, cv::CAP_FFMPEG, code, fps, writer->size, true)) {
@@ -89,14 +89,14 @@ extern "C" cvs_writer *cvs_writer_open(const char *path, const char *fourcc, dou
     });
 }
 
-extern "C" int32_t cvs_writer_write(cvs_writer *writer, cvs_view frame) {
-    return guarded("writer_write", CVS_ERROR, [&] {
+extern "C" int32_t cvision_writer_write(cvision_writer *writer, cvision_view frame) {
+    return guarded("writer_write", CVISION_ERROR, [&] {
         require(frame, "frame");
         if (frame.width != writer->size.width || frame.height != writer->size.height || frame.channels != 3)
             throw std::invalid_argument("frame size or channels differ from the writer's");
         writer->writer.write(mat(frame));
-        return CVS_OK;
+        return CVISION_OK;
     });
 }
 
-extern "C" void cvs_writer_free(cvs_writer *writer) { delete writer; }
+extern "C" void cvision_writer_free(cvision_writer *writer) { delete writer; }

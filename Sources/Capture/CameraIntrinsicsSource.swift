@@ -16,8 +16,8 @@ public struct CameraCalibration: Sendable, Hashable {
     public static func load(_ path: String) throws(FrameSourceError) -> CameraCalibration {
         var k = [Double](repeating: 0, count: 9)
         var width: Int32 = 0, height: Int32 = 0
-        let status = k.withUnsafeMutableBufferPointer { cvs_read_calibration(path, $0.baseAddress, &width, &height) }
-        guard status == 0 else { throw FrameSourceError("calibration \(path): \(String(cString: cvs_last_error()))") }
+        let status = k.withUnsafeMutableBufferPointer { cvision_read_calibration(path, $0.baseAddress, &width, &height) }
+        guard status == 0 else { throw FrameSourceError("calibration \(path): \(String(cString: cvision_last_error()))") }
         guard k[0] > 0, k[4] > 0 else { throw FrameSourceError("calibration \(path): focal lengths must be positive") }
         return CameraCalibration(intrinsics: CameraIntrinsics(fx: k[0], fy: k[4], cx: k[2], cy: k[5]),
                                  size: PixelSize(width: Int(width), height: Int(height)))

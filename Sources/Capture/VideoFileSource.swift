@@ -27,17 +27,17 @@ public final class VideoFileSource: FrameSource {
         guard Self.isReadableFile(path) else {
             throw FrameSourceError("cannot read video \(path): no such file or no permission")
         }
-        var info = cvs_capture_info()
+        var info = cvision_capture_info()
         // Ask for raw packets first; keep them only when the stream is MJPEG.
-        var opened = cvs_capture_open(path, 1, &info)
+        var opened = cvision_capture_open(path, 1, &info)
         let mjpeg = opened != nil && info.fourcc == Self.fourcc("MJPG")
         if opened != nil && !mjpeg {
-            cvs_capture_free(opened)
+            cvision_capture_free(opened)
             opened = nil
         }
-        if opened == nil { opened = cvs_capture_open(path, 0, &info) }
+        if opened == nil { opened = cvision_capture_open(path, 0, &info) }
         guard let handle = opened, info.width > 0, info.height > 0 else {
-            if let opened { cvs_capture_free(opened) }
+            if let opened { cvision_capture_free(opened) }
             throw FrameSourceError("cannot open video \(path): not a video OpenCV can decode")
         }
         self.path = path
@@ -51,7 +51,7 @@ public final class VideoFileSource: FrameSource {
         frameCount = info.frame_count > 0 ? Int(info.frame_count) : nil
     }
 
-    deinit { cvs_capture_free(handle) }
+    deinit { cvision_capture_free(handle) }
 
     public var summary: String {
         "\(path) (\(isMJPEG ? "MJPEG" : "decoded"), \(size) at \(scale), \(String(format: "%.1f", nominalFrameRate)) fps)"
@@ -59,10 +59,10 @@ public final class VideoFileSource: FrameSource {
 
     public func nextFrame() throws(FrameSourceError) -> Frame? {
         while true {
-            var view = cvs_view()
-            let status = cvs_capture_read(handle, &view)
-            if status == CVS_END_OF_STREAM { return nil }
-            if status < 0 { throw FrameSourceError("reading \(path) failed: \(String(cString: cvs_last_error()))") }
+            var view = cvision_view()
+            let status = cvision_capture_read(handle, &view)
+            if status == CVISION_END_OF_STREAM { return nil }
+            if status < 0 { throw FrameSourceError("reading \(path) failed: \(String(cString: cvision_last_error()))") }
             let stamp = FrameStamp(sequence: sequence, time: origin.advanced(bySeconds: Double(sequence) / nominalFrameRate))
             sequence += 1
             do {
@@ -74,7 +74,7 @@ public final class VideoFileSource: FrameSource {
         }
     }
 
-    private func decode(_ view: cvs_view, stamp: FrameStamp) throws -> Frame {
+    private func decode(_ view: cvision_view, stamp: FrameStamp) throws -> Frame {
         if isMJPEG {
             return try decoder.decode(UnsafeRawBufferPointer(start: view.data, count: Int(view.width)), scale: scale,
                                       format: format, stamp: stamp)

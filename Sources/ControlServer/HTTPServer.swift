@@ -29,7 +29,7 @@ public final class HTTPServer: @unchecked Sendable {
         self.handler = handler
         if case .tcp = endpoint { overTCP = true } else { overTCP = false }
         let context = Unmanaged.passRetained(self)
-        guard let started = opendock_mhd_start(socket.descriptor.rawValue, UInt32(connectionLimit), 60, accessHandler,
+        guard let started = cmicrohttpd_start(socket.descriptor.rawValue, UInt32(connectionLimit), 60, accessHandler,
                                                context.toOpaque(), requestCompleted) else {
             context.release()
             socket.descriptor.close()
@@ -75,13 +75,13 @@ private final class StreamPump {
 
     func read(into buffer: UnsafeMutablePointer<CChar>, maximum: Int) -> Int {
         while pendingOffset >= pending.count {
-            if closing.withLock({ $0 }) { return opendock_mhd_end_of_stream() }
+            if closing.withLock({ $0 }) { return cmicrohttpd_end_of_stream() }
             switch stream.next(waiting: 0.2) {
             case .bytes(let bytes):
                 pending = bytes
                 pendingOffset = 0
             case .idle: continue
-            case .end: return opendock_mhd_end_of_stream()
+            case .end: return cmicrohttpd_end_of_stream()
             }
         }
         let count = min(maximum, pending.count - pendingOffset)
@@ -120,8 +120,8 @@ private func send(_ response: HTTPResponse, on connection: OpaquePointer?, closi
         }
     case .stream(let stream):
         let pump = Unmanaged.passRetained(StreamPump(stream: stream, closing: closing))
-        made = MHD_create_response_from_callback(opendock_mhd_size_unknown(), 32 * 1024, { cls, _, buffer, maximum in
-            guard let cls, let buffer else { return opendock_mhd_end_with_error() }
+        made = MHD_create_response_from_callback(cmicrohttpd_size_unknown(), 32 * 1024, { cls, _, buffer, maximum in
+            guard let cls, let buffer else { return cmicrohttpd_end_with_error() }
             return Unmanaged<StreamPump>.fromOpaque(cls).takeUnretainedValue().read(into: buffer, maximum: maximum)
         }, pump.toOpaque(), { cls in
             guard let cls else { return }

@@ -11,20 +11,20 @@ extension Frame {
     /// Reads a still image file (PNG, JPEG, …).
     public static func read(contentsOf path: String, format: PixelFormat = .bgr,
                             stamp: FrameStamp = FrameStamp(sequence: 0, time: .zero)) throws(ImagingError) -> Frame {
-        guard let image = cvs_image_read(path, format == .gray ? 1 : 0) else { throw ImagingError.last("read \(path)") }
-        defer { cvs_image_free(image) }
-        return Frame(copying: cvs_image_view(image), stamp: stamp)
+        guard let image = cvision_image_read(path, format == .gray ? 1 : 0) else { throw ImagingError.last("read \(path)") }
+        defer { cvision_image_free(image) }
+        return Frame(copying: cvision_image_view(image), stamp: stamp)
     }
 
     /// Writes the frame to a still image file; the extension picks the codec.
     public func write(to path: String) throws(ImagingError) {
-        try check(withView { cvs_image_write(path, $0) }, "write \(path)")
+        try check(withView { cvision_image_write(path, $0) }, "write \(path)")
     }
 
     public func resized(to size: PixelSize, interpolation: Interpolation = .area) throws(ImagingError) -> Frame {
         if size == self.size { return self }
         var out = Frame(stamp: stamp, width: size.width, height: size.height, format: format)
-        let status = withView { src in out.withMutableView { dst in cvs_resize(src, dst, interpolation.rawValue) } }
+        let status = withView { src in out.withMutableView { dst in cvision_resize(src, dst, interpolation.rawValue) } }
         try check(status, "resize")
         return out
     }
@@ -32,7 +32,7 @@ extension Frame {
     public func converted(to target: PixelFormat) throws(ImagingError) -> Frame {
         if target == format { return self }
         var out = Frame(stamp: stamp, width: width, height: height, format: target)
-        let status = withView { src in out.withMutableView { dst in cvs_convert_channels(src, dst) } }
+        let status = withView { src in out.withMutableView { dst in cvision_convert_channels(src, dst) } }
         try check(status, "convert")
         return out
     }
@@ -44,7 +44,7 @@ extension Frame {
         precondition(homography.count == 9)
         var out = Frame(stamp: stamp ?? self.stamp, width: size.width, height: size.height, format: format)
         let status = withView { src in
-            out.withMutableView { dst in homography.withUnsafeBufferPointer { cvs_warp_perspective(src, dst, $0.baseAddress, Int32(border)) } }
+            out.withMutableView { dst in homography.withUnsafeBufferPointer { cvision_warp_perspective(src, dst, $0.baseAddress, Int32(border)) } }
         }
         try check(status, "warp")
         return out
@@ -57,9 +57,9 @@ extension Frame {
         let status = withMutableView { dst in
             sprite.withView { src in
                 if let alpha {
-                    alpha.withView { a in cvs_blend_sprite(dst, src, a, x, y, w, h) }
+                    alpha.withView { a in cvision_blend_sprite(dst, src, a, x, y, w, h) }
                 } else {
-                    cvs_blend_sprite(dst, src, cvs_view(data: nil, width: 0, height: 0, channels: 1, stride: 0), x, y, w, h)
+                    cvision_blend_sprite(dst, src, cvision_view(data: nil, width: 0, height: 0, channels: 1, stride: 0), x, y, w, h)
                 }
             }
         }
@@ -68,36 +68,36 @@ extension Frame {
 
     /// Gaussian sensor-like noise in place (standard deviation in gray levels), repeatable per seed.
     public mutating func addNoise(sigma: Double, seed: UInt64) throws(ImagingError) {
-        try check(withMutableView { cvs_add_noise($0, sigma, seed) }, "noise")
+        try check(withMutableView { cvision_add_noise($0, sigma, seed) }, "noise")
     }
 
     /// Gaussian blur in place.
     public mutating func blur(sigma: Double) throws(ImagingError) {
-        try check(withMutableView { cvs_blur($0, sigma) }, "blur")
+        try check(withMutableView { cvision_blur($0, sigma) }, "blur")
     }
 }
 
 extension Frame {
     /// Horizontal motion blur in place, as a subject moving `length` pixels during the exposure.
     public mutating func motionBlur(length: Int) throws(ImagingError) {
-        try check(withMutableView { cvs_motion_blur($0, Int32(clamping: length)) }, "motion blur")
+        try check(withMutableView { cvision_motion_blur($0, Int32(clamping: length)) }, "motion blur")
     }
 
     /// Scales the pixel levels in place (a lighting change): v' = v · gain + offset, saturated.
     public mutating func scaleLevels(gain: Double, offset: Double = 0) throws(ImagingError) {
-        try check(withMutableView { cvs_scale_levels($0, gain, offset) }, "scale levels")
+        try check(withMutableView { cvision_scale_levels($0, gain, offset) }, "scale levels")
     }
 
     /// Mirrors the image left to right in place.
     public mutating func flipHorizontally() throws(ImagingError) {
-        try check(withMutableView { cvs_flip_horizontal($0) }, "flip")
+        try check(withMutableView { cvision_flip_horizontal($0) }, "flip")
     }
 
     /// The image as a JPEG file's bytes.
     public func jpegData(quality: Int = 80) throws(ImagingError) -> [UInt8] {
         // Twice the raw size bounds any JPEG of it, headers included.
         var out = [UInt8](repeating: 0, count: max(4096, 2 * pixels.count))
-        let length = withView { view in out.withUnsafeMutableBytes { cvs_encode_jpeg(view, Int32(clamping: quality), $0.baseAddress, Int64($0.count)) } }
+        let length = withView { view in out.withUnsafeMutableBytes { cvision_encode_jpeg(view, Int32(clamping: quality), $0.baseAddress, Int64($0.count)) } }
         guard length > 0 else { throw ImagingError.last("encode JPEG") }
         out.removeSubrange(Int(length)...)
         return out
@@ -105,6 +105,6 @@ extension Frame {
 
     /// Compresses to JPEG at `quality` and back, in place: the blocks and ringing of a cheap webcam.
     public mutating func jpegRoundTrip(quality: Int) throws(ImagingError) {
-        try check(withMutableView { cvs_jpeg_round_trip($0, Int32(clamping: quality)) }, "JPEG round trip")
+        try check(withMutableView { cvision_jpeg_round_trip($0, Int32(clamping: quality)) }, "JPEG round trip")
     }
 }

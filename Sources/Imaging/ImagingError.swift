@@ -12,7 +12,7 @@ public struct ImagingError: Error, Sendable, CustomStringConvertible {
 
     /// The shim's message for the last failure on this thread.
     static func last(_ operation: String) -> ImagingError {
-        ImagingError(operation: operation, message: String(cString: cvs_last_error()))
+        ImagingError(operation: operation, message: String(cString: cvision_last_error()))
     }
 
     public var description: String { message.isEmpty ? "\(operation) failed" : message }
@@ -26,5 +26,5 @@ func check(_ status: Int32, _ operation: String) throws(ImagingError) {
 
 public enum Imaging {
     /// Threads OpenCV's parallel loops may use.
-    public static func setThreadCount(_ count: Int) { cvs_set_num_threads(Int32(count)) }
+    public static func setThreadCount(_ count: Int) { cvision_set_num_threads(Int32(count)) }
 }

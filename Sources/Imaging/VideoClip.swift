@@ -5,14 +5,14 @@ import DockCore
 public enum VideoClip {
     /// The first `limit` frames of the file; the clip's own frame rate comes with them.
     public static func read(path: String, limit: Int = 1000) throws(ImagingError) -> (frames: [Frame], frameRate: Double) {
-        var info = cvs_capture_info()
-        guard let capture = cvs_capture_open(path, 0, &info) else { throw ImagingError.last("open \(path)") }
-        defer { cvs_capture_free(capture) }
+        var info = cvision_capture_info()
+        guard let capture = cvision_capture_open(path, 0, &info) else { throw ImagingError.last("open \(path)") }
+        defer { cvision_capture_free(capture) }
         var frames: [Frame] = []
-        var view = cvs_view()
+        var view = cvision_view()
         while frames.count < limit {
-            let status = cvs_capture_read(capture, &view)
-            if status == CVS_END_OF_STREAM { break }
+            let status = cvision_capture_read(capture, &view)
+            if status == CVISION_END_OF_STREAM { break }
             try check(status, "read \(path)")
             let rate = info.fps > 0 ? info.fps : 30
             frames.append(Frame(copying: view, stamp: FrameStamp(sequence: UInt64(frames.count),

@@ -10,7 +10,7 @@ public final class VideoWriter {
     public private(set) var framesWritten = 0
 
     public init(path: String, size: PixelSize, fps: Double, fourcc: String = "MJPG") throws(ImagingError) {
-        guard let handle = cvs_writer_open(path, fourcc, fps, Int32(size.width), Int32(size.height)) else {
+        guard let handle = cvision_writer_open(path, fourcc, fps, Int32(size.width), Int32(size.height)) else {
             throw ImagingError.last("open video writer \(path)")
         }
         self.handle = handle
@@ -21,7 +21,7 @@ public final class VideoWriter {
     public func write(_ frame: Frame) throws(ImagingError) {
         guard let handle else { throw ImagingError(operation: "write", message: "the video writer is closed") }
         let bgr = try frame.converted(to: .bgr)
-        try check(bgr.withView { cvs_writer_write(handle, $0) }, "write video frame")
+        try check(bgr.withView { cvision_writer_write(handle, $0) }, "write video frame")
         framesWritten += 1
         if framesWritten % Self.growthCheckInterval == 0 { try checkGrowth() }
     }
@@ -42,7 +42,7 @@ public final class VideoWriter {
 
     /// Finishes the file; later writes fail.
     public func close() {
-        if let handle { cvs_writer_free(handle) }
+        if let handle { cvision_writer_free(handle) }
         handle = nil
     }
 

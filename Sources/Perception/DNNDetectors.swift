@@ -2,28 +2,28 @@ import CVision
 import DockCore
 import Imaging
 
-/// A network run through the shim's DNN detectors; results come back as `cvs_object`s.
+/// A network run through the shim's DNN detectors; results come back as `cvision_object`s.
 final class DNNNetwork {
     private let handle: OpaquePointer
-    private var objects = [cvs_object](repeating: cvs_object(), count: 128)
+    private var objects = [cvision_object](repeating: cvision_object(), count: 128)
     let name: String
 
-    init(name: String, kind: cvs_dnn_kind, model: String, config: String? = nil) throws(DetectorError) {
-        guard let handle = cvs_dnn_detector_create(kind, model, config) else {
-            throw DetectorError(detector: name, message: "cannot load \(model): \(String(cString: cvs_last_error()))")
+    init(name: String, kind: cvision_dnn_kind, model: String, config: String? = nil) throws(DetectorError) {
+        guard let handle = cvision_dnn_detector_create(kind, model, config) else {
+            throw DetectorError(detector: name, message: "cannot load \(model): \(String(cString: cvision_last_error()))")
         }
         self.handle = handle
         self.name = name
     }
 
-    deinit { cvs_dnn_detector_free(handle) }
+    deinit { cvision_dnn_detector_free(handle) }
 
-    func run(_ frame: Frame, scoreThreshold: Double) throws(DetectorError) -> [cvs_object] {
+    func run(_ frame: Frame, scoreThreshold: Double) throws(DetectorError) -> [cvision_object] {
         let capacity = Int32(objects.count)
         let count = frame.withView { view in
-            objects.withUnsafeMutableBufferPointer { cvs_dnn_detector_detect(handle, view, Float(scoreThreshold), $0.baseAddress, capacity) }
+            objects.withUnsafeMutableBufferPointer { cvision_dnn_detector_detect(handle, view, Float(scoreThreshold), $0.baseAddress, capacity) }
         }
-        guard count >= 0 else { throw DetectorError(detector: name, message: String(cString: cvs_last_error())) }
+        guard count >= 0 else { throw DetectorError(detector: name, message: String(cString: cvision_last_error())) }
         return Array(objects.prefix(Int(count)))
     }
 
@@ -35,7 +35,7 @@ final class DNNNetwork {
     }
 }
 
-extension cvs_object {
+extension cvision_object {
     var pixelRect: PixelRect { PixelRect(x: Double(x), y: Double(y), width: Double(width), height: Double(height)) }
 }
 
@@ -46,7 +46,7 @@ public final class RFBFaceDetector: Detector {
     private let network: DNNNetwork
 
     public init(modelPath: String, scoreThreshold: Double = 0.3) throws(DetectorError) {
-        network = try DNNNetwork(name: "rfb320", kind: CVS_DNN_RFB_FACES, model: modelPath)
+        network = try DNNNetwork(name: "rfb320", kind: CVISION_DNN_RFB_FACES, model: modelPath)
         self.scoreThreshold = scoreThreshold
     }
 
@@ -62,7 +62,7 @@ public final class SSDPersonDetector: Detector {
     private let network: DNNNetwork
 
     public init(weightsPath: String, graphPath: String, scoreThreshold: Double = 0.3) throws(DetectorError) {
-        network = try DNNNetwork(name: "ssdlite", kind: CVS_DNN_SSD_PERSONS, model: weightsPath, config: graphPath)
+        network = try DNNNetwork(name: "ssdlite", kind: CVISION_DNN_SSD_PERSONS, model: weightsPath, config: graphPath)
         self.scoreThreshold = scoreThreshold
     }
 
@@ -83,7 +83,7 @@ public final class YOLOXDetector: Detector {
         for name in objectClasses where !COCOClasses.names.contains(name) {
             throw DetectorError(detector: "yolox-nano", message: "'\(name)' is not a COCO class; use one of \(COCOClasses.names.joined(separator: ", "))")
         }
-        network = try DNNNetwork(name: "yolox-nano", kind: CVS_DNN_YOLOX_OBJECTS, model: modelPath)
+        network = try DNNNetwork(name: "yolox-nano", kind: CVISION_DNN_YOLOX_OBJECTS, model: modelPath)
         self.objectClasses = objectClasses
         self.scoreThreshold = scoreThreshold
     }
@@ -106,22 +106,22 @@ public final class HOGPersonDetector: Detector {
     public let name = "hog"
     public let inputWidth: Int
     private let handle: OpaquePointer
-    private var objects = [cvs_object](repeating: cvs_object(), count: 64)
+    private var objects = [cvision_object](repeating: cvision_object(), count: 64)
 
     public init(inputWidth: Int = 480) throws(DetectorError) {
-        guard let handle = cvs_hog_create() else { throw DetectorError(detector: "hog", message: String(cString: cvs_last_error())) }
+        guard let handle = cvision_hog_create() else { throw DetectorError(detector: "hog", message: String(cString: cvision_last_error())) }
         self.handle = handle
         self.inputWidth = inputWidth
     }
 
-    deinit { cvs_hog_free(handle) }
+    deinit { cvision_hog_free(handle) }
 
     public func detect(_ frame: Frame) throws(DetectorError) -> [Detection] {
         let capacity = Int32(objects.count)
         let count = frame.withView { view in
-            objects.withUnsafeMutableBufferPointer { cvs_hog_detect(handle, view, Int32(inputWidth), $0.baseAddress, capacity) }
+            objects.withUnsafeMutableBufferPointer { cvision_hog_detect(handle, view, Int32(inputWidth), $0.baseAddress, capacity) }
         }
-        guard count >= 0 else { throw DetectorError(detector: name, message: String(cString: cvs_last_error())) }
+        guard count >= 0 else { throw DetectorError(detector: name, message: String(cString: cvision_last_error())) }
         return objects.prefix(Int(count)).map {
             Detection(kind: .humanBody, label: "person", rect: $0.pixelRect, score: Double($0.score), stamp: frame.stamp, imageSize: frame.size)
         }

@@ -7,24 +7,24 @@ public final class YuNetFaceDetector: Detector {
     public let name = "yunet"
     public let inputWidth: Int
     private let handle: OpaquePointer
-    private var faces = [cvs_face](repeating: cvs_face(), count: 64)
+    private var faces = [cvision_face](repeating: cvision_face(), count: 64)
 
     public init(modelPath: String, inputWidth: Int = 320, scoreThreshold: Float = 0.6) throws(DetectorError) {
-        guard let handle = cvs_yunet_create(modelPath, scoreThreshold, 0.3, 200) else {
-            throw DetectorError(detector: "yunet", message: "cannot load model \(modelPath): \(String(cString: cvs_last_error()))")
+        guard let handle = cvision_yunet_create(modelPath, scoreThreshold, 0.3, 200) else {
+            throw DetectorError(detector: "yunet", message: "cannot load model \(modelPath): \(String(cString: cvision_last_error()))")
         }
         self.handle = handle
         self.inputWidth = inputWidth
     }
 
-    deinit { cvs_yunet_free(handle) }
+    deinit { cvision_yunet_free(handle) }
 
     public func detect(_ frame: Frame) throws(DetectorError) -> [Detection] {
         let capacity = Int32(faces.count)
         let count = frame.withView { view in
-            faces.withUnsafeMutableBufferPointer { cvs_yunet_detect(handle, view, Int32(inputWidth), $0.baseAddress, capacity) }
+            faces.withUnsafeMutableBufferPointer { cvision_yunet_detect(handle, view, Int32(inputWidth), $0.baseAddress, capacity) }
         }
-        guard count >= 0 else { throw DetectorError(detector: name, message: String(cString: cvs_last_error())) }
+        guard count >= 0 else { throw DetectorError(detector: name, message: String(cString: cvision_last_error())) }
         return faces.prefix(Int(count)).map { face in
             let l = withUnsafeBytes(of: face.landmarks) { Array($0.bindMemory(to: Float.self)) }
             let landmarks = stride(from: 0, to: 10, by: 2).map { PixelPoint(x: Double(l[$0]), y: Double(l[$0 + 1])) }
@@ -40,13 +40,13 @@ public final class CascadeFaceDetector: Detector {
     public let name: String
     public let inputWidth: Int
     private let handle: OpaquePointer
-    private var faces = [cvs_face](repeating: cvs_face(), count: 64)
+    private var faces = [cvision_face](repeating: cvision_face(), count: 64)
 
     public static let defaultCascadePath = "/usr/share/opencv4/haarcascades/haarcascade_frontalface_alt2.xml"
     public static let lbpCascadePath = "/usr/share/opencv4/lbpcascades/lbpcascade_frontalface_improved.xml"
 
     public init(cascadePath: String = CascadeFaceDetector.defaultCascadePath, inputWidth: Int = 480, name: String = "haar") throws(DetectorError) {
-        guard let handle = cvs_cascade_create(cascadePath) else {
+        guard let handle = cvision_cascade_create(cascadePath) else {
             throw DetectorError(detector: name, message: "cannot load cascade \(cascadePath) (install Debian's opencv-data)")
         }
         self.handle = handle
@@ -54,14 +54,14 @@ public final class CascadeFaceDetector: Detector {
         self.name = name
     }
 
-    deinit { cvs_cascade_free(handle) }
+    deinit { cvision_cascade_free(handle) }
 
     public func detect(_ frame: Frame) throws(DetectorError) -> [Detection] {
         let capacity = Int32(faces.count)
         let count = frame.withView { view in
-            faces.withUnsafeMutableBufferPointer { cvs_cascade_detect(handle, view, Int32(inputWidth), 20, $0.baseAddress, capacity) }
+            faces.withUnsafeMutableBufferPointer { cvision_cascade_detect(handle, view, Int32(inputWidth), 20, $0.baseAddress, capacity) }
         }
-        guard count >= 0 else { throw DetectorError(detector: name, message: String(cString: cvs_last_error())) }
+        guard count >= 0 else { throw DetectorError(detector: name, message: String(cString: cvision_last_error())) }
         return faces.prefix(Int(count)).map { face in
             Detection(kind: .humanFace, label: "face",
                       rect: PixelRect(x: Double(face.x), y: Double(face.y), width: Double(face.width), height: Double(face.height)),

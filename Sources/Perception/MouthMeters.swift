@@ -32,23 +32,23 @@ public final class FaceMeshMouthMeter: MouthMeter {
     private var points = [Float](repeating: 0, count: 468 * 3)
 
     public init(modelPath: String) throws(DetectorError) {
-        guard let handle = cvs_face_mesh_create(modelPath) else {
-            throw DetectorError(detector: "facemesh", message: "cannot load model \(modelPath): \(String(cString: cvs_last_error()))")
+        guard let handle = cvision_face_mesh_create(modelPath) else {
+            throw DetectorError(detector: "facemesh", message: "cannot load model \(modelPath): \(String(cString: cvision_last_error()))")
         }
         self.handle = handle
     }
 
-    deinit { cvs_face_mesh_free(handle) }
+    deinit { cvision_face_mesh_free(handle) }
 
     /// The 468 landmarks (image pixels, top-left origin) and the model's face-presence probability.
     public func landmarks(_ frame: Frame, face: PixelRect) throws(DetectorError) -> (points: [PixelPoint], presence: Double) {
         var presence: Float = 0
         let status = frame.withView { view in
             points.withUnsafeMutableBufferPointer {
-                cvs_face_mesh_landmarks(handle, view, Float(face.x), Float(face.y), Float(face.width), Float(face.height), $0.baseAddress, &presence)
+                cvision_face_mesh_landmarks(handle, view, Float(face.x), Float(face.y), Float(face.width), Float(face.height), $0.baseAddress, &presence)
             }
         }
-        guard status == CVS_OK else { throw DetectorError(detector: name, message: String(cString: cvs_last_error())) }
+        guard status == CVISION_OK else { throw DetectorError(detector: name, message: String(cString: cvision_last_error())) }
         let found = stride(from: 0, to: points.count, by: 3).map { PixelPoint(x: Double(points[$0]), y: Double(points[$0 + 1])) }
         return (found, Double(presence))
     }

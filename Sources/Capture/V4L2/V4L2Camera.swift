@@ -225,20 +225,20 @@ public final class V4L2Camera: FrameSource {
                                        format: request.pixelFormat, stamp: stamp)
         }
         let layout: Int32 = switch format {
-        case .yuyv: Int32(CVS_RAW_YUYV)
-        case .nv12: Int32(CVS_RAW_NV12)
-        case .yuv420: Int32(CVS_RAW_I420)
-        case .rgb24: Int32(CVS_RAW_RGB24)
-        case .bgr24: Int32(CVS_RAW_BGR24)
-        default: Int32(CVS_RAW_GREY)
+        case .yuyv: Int32(CVISION_RAW_YUYV)
+        case .nv12: Int32(CVISION_RAW_NV12)
+        case .yuv420: Int32(CVISION_RAW_I420)
+        case .rgb24: Int32(CVISION_RAW_RGB24)
+        case .bgr24: Int32(CVISION_RAW_BGR24)
+        default: Int32(CVISION_RAW_GREY)
         }
         let out = size
         var frame = Frame(stamp: stamp, width: out.width, height: out.height, format: request.pixelFormat)
         let (w, h, stride) = (Int32(captureSize.width), Int32(captureSize.height), bytesPerLine)
         let rowBytes = frame.bytesPerRow
         let status = frame.pixels.withUnsafeMutableBufferPointer { pixels in
-            cvs_convert_raw(layout, mapped.address.assumingMemoryBound(to: UInt8.self), used, w, h, stride,
-                            cvs_view(data: pixels.baseAddress, width: Int32(out.width), height: Int32(out.height),
+            cvision_convert_raw(layout, mapped.address.assumingMemoryBound(to: UInt8.self), used, w, h, stride,
+                            cvision_view(data: pixels.baseAddress, width: Int32(out.width), height: Int32(out.height),
                                      channels: Int32(request.pixelFormat.channels), stride: rowBytes))
         }
         return status == 0 ? frame : nil
