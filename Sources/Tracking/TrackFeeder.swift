@@ -16,10 +16,12 @@ import DockCore
 /// from the pipeline when detection stalls.
 public struct TrackFeeder: Sendable {
     public static let allowedRates: ClosedRange<Double> = 10...30
-    /// The credit grows 5 % faster than `rate` and banks 0.3 of a call: after a slow frame the
-    /// results that queued behind it go out at once instead of each waiting a period.
+    /// The credit grows 5 % faster than `rate` and banks one whole call: a result that queued
+    /// behind a slow frame costs no lasting debt (with less in the bank, such a pair every six
+    /// frames leaves one that 5 % cannot repay in time, and every later command waits). Whether
+    /// the pair may go out at once is the windows' decision below.
     public static let headroom = 1.05
-    public static let burst = 1.3
+    public static let burst = 2.0
     /// DockKit judges the mean of the last 5 to 10 intervals against 30 Hz + 10 %; 8 % above
     /// the rate (32.4 Hz at 30) leaves room for the two sides' clocks to disagree.
     public static let ceiling = 1.08

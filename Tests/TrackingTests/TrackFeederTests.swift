@@ -102,9 +102,9 @@ import TestSupport
         }
     }
 
-    /// A result from a newer frame goes out once the credit allows (0.7 of a call after the
-    /// first, 1 / (1.05 × rate) a call after that); without a fresh result the call waits for
-    /// the hold interval.
+    /// The credit banks one call: a second result right after the first (a frame that queued
+    /// behind a slow one) goes out at once; a third waits until the credit has grown back to a
+    /// call; without a fresh result the call waits for the hold interval.
     @Test func aFreshResultGoesOutEarlyButNeverTooSoon() throws {
         var feeder = try TrackFeeder(rate: 20)
         let t0 = MonotonicInstant(seconds: 1)
@@ -112,22 +112,43 @@ import TestSupport
         // (seconds after t0, fresh result waiting, call expected)
         let steps: [(Double, Bool, Bool)] = [
             (0, true, true),
-            (0.03, true, false),     // 0.63 of a call's credit: too soon
-            (0.034, false, false),   // not fresh: waits for the hold interval
-            (0.034, true, true),     // fresh, 0.714 of a credit period: enough
+            (0.003, true, true),     // the banked call
+            (0.02, true, false),     // the credit is 0.42 of a call: too soon
+            (0.03, false, false),    // not fresh: waits for the hold interval
         ]
         for (offset, fresh, expected) in steps {
             let due = feeder.isDue(at: t0.advanced(bySeconds: offset), fresh: fresh)
             #expect(due == expected, "at +\(offset) s, fresh \(fresh)")
         }
-        // Left: 0.3 + 0.034 / creditPeriod − 1 of a call.
-        let left = 0.3 + 0.034 / creditPeriod - 1
+        // Left after the second call: the bank spent, plus 3 ms of growth.
+        let left = 0.003 / creditPeriod
         let freshDue = try #require(feeder.nextDue(fresh: true)), holdDue = try #require(feeder.nextDue(fresh: false))
-        #expect(abs(freshDue.seconds(since: t0) - (0.034 + (1 - left) * creditPeriod)) < 1e-9)
-        #expect(abs(holdDue.seconds(since: t0) - (0.034 + TrackFeeder.holdInterval)) < 1e-9)
-        let beforeHold = feeder.isDue(at: t0.advanced(bySeconds: 0.12), fresh: false)
+        #expect(abs(freshDue.seconds(since: t0) - (0.003 + (1 - left) * creditPeriod)) < 1e-9)
+        #expect(abs(holdDue.seconds(since: t0) - (0.003 + TrackFeeder.holdInterval)) < 1e-9)
+        let beforeHold = feeder.isDue(at: t0.advanced(bySeconds: 0.09), fresh: false)
         let onHold = feeder.isDue(at: holdDue, fresh: false)
         #expect(!beforeHold && onHold)
+    }
+
+    /// Bodies on: every sixth frame takes 30 ms longer and the next one queues behind it, 4 ms
+    /// later. Sending both and the four after at once would make five intervals of 137 ms
+    /// (36 Hz), which DockKit refuses: those calls wait for the window, never 0.6 of a period,
+    /// and the credit leaves no debt behind, so the rest go out at once.
+    @Test func aSlowFrameInSixKeepsTheContract() throws {
+        var feeder = try TrackFeeder(rate: 30)
+        var arrivals: [Double] = []
+        for k in 1...300 {
+            let captured = Double(k) / 30
+            switch k % 6 {
+            case 0: arrivals.append(captured + 0.036)
+            case 1: arrivals.append(captured - 1.0 / 30 + 0.04)
+            default: arrivals.append(captured + 0.006)
+            }
+        }
+        let (calls, waits) = drive(&feeder, arrivals: arrivals, until: 10)
+        #expect(windowRates(calls).allSatisfy { $0 <= 30 * TrackFeeder.ceiling + 1e-6 })
+        #expect(waits.allSatisfy { $0 < 0.6 * feeder.period }, "longest wait \(waits.max() ?? 0)")
+        #expect(waits.count >= 295, "every result carried: \(waits.count)")
     }
 
     /// A source much faster than the rate (200 results a second after a stall): the calls
