@@ -1,8 +1,12 @@
 // swift-tools-version:6.0
 import PackageDescription
 
-// OpenCV headers live under include/opencv4; only the libraries the shim uses are linked.
-let openCVLibraries = ["opencv_core", "opencv_imgproc", "opencv_imgcodecs", "opencv_videoio", "opencv_objdetect", "opencv_dnn"]
+// OpenCV headers live under include/opencv4; only the libraries the shim uses are linked. Video
+// and image files (videoio, imgcodecs: some 250 libraries between them) live in a shared library
+// of their own that the shim loads the first time a file is opened.
+let openCVLibraries = ["opencv_core", "opencv_imgproc", "opencv_objdetect", "opencv_dnn"]
+let openCVMediaLibraries = ["opencv_core", "opencv_imgproc", "opencv_imgcodecs", "opencv_videoio"]
+let shimInclude = Context.packageDirectory + "/Sources/CVision/include"
 
 let package = Package(
     name: "OpenDock",
@@ -10,14 +14,17 @@ let package = Package(
         .library(name: "DockKit", targets: ["DockKit"]),
         .executable(name: "dockd", targets: ["dockd"]),
         .executable(name: "dockctl", targets: ["dockctl"]),
+        .executable(name: "dockctl-tools", targets: ["dockctl-tools"]),
+        .library(name: "OpenDockMedia", type: .dynamic, targets: ["CVisionMedia"]),
     ],
     targets: [
         // C shims
         .systemLibrary(name: "CTurboJPEG", path: "Sources/CTurboJPEG"),
         .systemLibrary(name: "CMicroHTTPD", path: "Sources/CMicroHTTPD"),
-        .systemLibrary(name: "CCrypto", path: "Sources/CCrypto"),
+        .systemLibrary(name: "CNettle", path: "Sources/CNettle"),
         .target(name: "CV4L2", path: "Sources/CV4L2", linkerSettings: [.linkedLibrary("v4l2")]),
         .target(name: "CSerial", path: "Sources/CSerial"),
+        .target(name: "CJPEG", path: "Sources/CJPEG", linkerSettings: [.linkedLibrary("jpeg")]),
         .target(name: "CALSA", path: "Sources/CALSA", linkerSettings: [.linkedLibrary("asound")]),
         .target(
             name: "CVision",
@@ -25,67 +32,112 @@ let package = Package(
             cxxSettings: [.unsafeFlags(["-I/usr/include/opencv4", "-O2"])],
             linkerSettings: openCVLibraries.map { .linkedLibrary($0) }
         ),
+        .target(
+            name: "CVisionMedia",
+            path: "Sources/CVisionMedia",
+            cxxSettings: [.unsafeFlags(["-I/usr/include/opencv4", "-I" + shimInclude, "-O2", "-fvisibility=hidden"])],
+            linkerSettings: openCVMediaLibraries.map { .linkedLibrary($0) }
+        ),
 
         // Pure core and stages
-        .target(name: "DockCore", dependencies: ["CCrypto"]),
-        .target(name: "Imaging", dependencies: ["DockCore", "CVision"]),
-        .target(name: "Capture", dependencies: ["DockCore", "Imaging", "CVision", "CTurboJPEG", "CV4L2"]),
+        .target(name: "DockCore", dependencies: ["CNettle"]),
+        .target(name: "Imaging", dependencies: ["DockCore", "CVision", "CTurboJPEG"]),
+        .target(name: "Capture", dependencies: ["DockCore", "Imaging", "CJPEG", "CVision", "CTurboJPEG", "CV4L2"]),
         .target(name: "Perception", dependencies: ["DockCore", "Imaging", "CVision"]),
         .target(name: "Tracking", dependencies: ["DockCore"]),
         .target(name: "Audio", dependencies: ["DockCore", "CVision", "CALSA"]),
         .target(name: "Motion", dependencies: ["DockCore", "CSerial"]),
+        .target(name: "Control", dependencies: ["DockCore", "Motion"]),
         .target(name: "Simulation", dependencies: ["Audio", "DockCore", "Imaging"]),
-        .target(name: "DockKit", dependencies: ["DockCore", "Motion", "Tracking"]),
+        .target(name: "DockKit", dependencies: ["Control", "ControlClient", "DockCore", "Motion", "Tracking"]),
         .target(name: "Bench", dependencies: ["DockCore", "Tracking"]),
 
         // The service: one pipeline for every rig; the control API's server and client; the
         // daemon's options, configuration file and logs; the benchmark's runners.
         .target(
             name: "Pipeline",
-            dependencies: ["Audio", "Bench", "Capture", "DockCore", "DockKit", "Imaging", "Motion", "Perception", "Simulation", "Tracking"]
+            dependencies: [
+                "Audio", "Bench", "Capture", "Control", "DockCore", "DockKit", "Imaging", "Motion", "Perception",
+                "Simulation", "Tracking",
+            ]
         ),
         .target(name: "ControlClient", dependencies: ["DockCore"]),
-        .target(name: "ControlServer", dependencies: ["CMicroHTTPD", "ControlClient", "DockCore", "DockKit", "Imaging", "Motion", "Pipeline"]),
-        .target(name: "Daemon", dependencies: ["Audio", "ControlClient", "DockCore", "DockKit", "Motion", "Perception", "Pipeline"]),
-        .target(name: "BenchRunner", dependencies: ["Bench", "Capture", "Daemon", "DockCore", "Imaging", "Motion", "Perception", "Pipeline", "Simulation"]),
+        .target(
+            name: "ControlServer",
+            dependencies: ["CMicroHTTPD", "ControlClient", "DockCore", "DockKit", "Imaging", "Motion", "Pipeline"]),
+        .target(
+            name: "Daemon",
+            dependencies: [
+                "Audio", "Control", "ControlClient", "DockCore", "DockKit", "Motion", "Perception", "Pipeline",
+            ]),
+        .target(
+            name: "BenchRunner",
+            dependencies: [
+                "Bench", "Capture", "Control", "Daemon", "DockCore", "Imaging", "Motion", "PeerBench", "Perception",
+                "Pipeline", "Simulation",
+            ]),
+        // OpenDock's detection path against the Python peer on one recording.
+        .target(
+            name: "PeerBench", dependencies: ["Bench", "Capture", "DockCore", "Imaging", "Perception", "Pipeline"]),
 
         // Executables
         .executableTarget(name: "dockd", dependencies: ["Bench", "ControlServer", "Daemon", "DockKit", "Pipeline"]),
-        .executableTarget(name: "dockctl", dependencies: ["Audio", "Bench", "BenchRunner", "Capture", "ControlClient", "DockCore", "Pipeline"]),
+        // dockctl links no OpenCV: its tool verbs run in dockctl-tools, which it finds beside itself.
+        .executableTarget(name: "dockctl", dependencies: ["ControlClient", "DockCore"]),
+        .executableTarget(
+            name: "dockctl-tools",
+            dependencies: [
+                "Audio", "Bench", "BenchRunner", "Capture", "ControlClient", "DockCore", "DockKit", "PeerBench",
+                "Pipeline",
+            ]),
 
         // DockKit programs as a client writes them (README, "DockKit examples"); the tests run them.
         .executableTarget(name: "example-sweep", dependencies: ["DockKit"], path: "Examples/Sweep"),
         .executableTarget(name: "example-look-around", dependencies: ["DockKit"], path: "Examples/LookAround"),
         .executableTarget(name: "example-button-panorama", dependencies: ["DockKit"], path: "Examples/ButtonPanorama"),
         .executableTarget(name: "example-custom-tracking", dependencies: ["DockKit"], path: "Examples/CustomTracking"),
+        // A program with vision of its own: dockd's frames, OpenCV's YuNet, custom tracking.
+        .executableTarget(
+            name: "example-face-follow", dependencies: ["Capture", "DockCore", "DockKit", "Perception"],
+            path: "Examples/FaceFollow"),
 
         // libFuzzer targets (Scripts/fuzz builds them with -sanitize=fuzzer; plain builds do nothing).
         .executableTarget(name: "fuzz-codecs", dependencies: ["Motion"], path: "Fuzz/codecs"),
         .executableTarget(name: "fuzz-jpeg", dependencies: ["Capture", "DockCore"], path: "Fuzz/jpeg"),
+        .executableTarget(name: "fuzz-avi", dependencies: ["Capture"], path: "Fuzz/avi"),
         .executableTarget(name: "fuzz-options", dependencies: ["Daemon", "Pipeline"], path: "Fuzz/options"),
         .executableTarget(name: "fuzz-files", dependencies: ["Bench"], path: "Fuzz/files"),
         .executableTarget(name: "fuzz-scenes", dependencies: ["BenchRunner"], path: "Fuzz/scenes"),
         .executableTarget(name: "fuzz-config", dependencies: ["Daemon"], path: "Fuzz/config"),
-        .executableTarget(name: "fuzz-control", dependencies: ["ControlClient", "ControlServer", "DockKit", "Motion", "Pipeline"], path: "Fuzz/control"),
+        .executableTarget(
+            name: "fuzz-control", dependencies: ["ControlClient", "ControlServer", "DockKit", "Motion", "Pipeline"],
+            path: "Fuzz/control"),
 
         // Tests
-        .target(name: "TestSupport", dependencies: ["DockCore", "Imaging", "Capture", "CV4L2", "Motion", "CSerial"], path: "Tests/TestSupport"),
+        .target(
+            name: "TestSupport", dependencies: ["DockCore", "Imaging", "Capture", "CV4L2", "Motion", "CSerial"],
+            path: "Tests/TestSupport"),
         .testTarget(name: "DockCoreTests", dependencies: ["DockCore", "TestSupport"]),
         .testTarget(name: "ImagingTests", dependencies: ["DockCore", "Imaging", "TestSupport"]),
         .testTarget(name: "CaptureTests", dependencies: ["Capture", "CV4L2", "DockCore", "Imaging", "TestSupport"]),
-        .testTarget(name: "PerceptionTests", dependencies: ["Capture", "DockCore", "Imaging", "Perception", "TestSupport"]),
+        .testTarget(
+            name: "PerceptionTests", dependencies: ["Capture", "DockCore", "Imaging", "Perception", "TestSupport"]),
         .testTarget(name: "TrackingTests", dependencies: ["DockCore", "TestSupport", "Tracking"]),
         .testTarget(name: "AudioTests", dependencies: ["Audio", "DockCore", "TestSupport"]),
         .testTarget(name: "MotionTests", dependencies: ["DockCore", "Motion", "TestSupport"]),
-        .testTarget(name: "SimulationTests", dependencies: ["Audio", "DockCore", "Imaging", "Perception", "Simulation", "TestSupport"]),
+        .testTarget(name: "ControlTests", dependencies: ["Control", "DockCore", "Motion", "TestSupport"]),
+        .testTarget(
+            name: "SimulationTests",
+            dependencies: ["Audio", "DockCore", "Imaging", "Perception", "Simulation", "TestSupport"]),
         .testTarget(name: "DockKitTests", dependencies: ["DockCore", "DockKit", "Motion", "TestSupport", "Tracking"]),
         .testTarget(name: "LayoutTests", dependencies: ["TestSupport"]),
         .testTarget(name: "BenchTests", dependencies: ["Bench", "DockCore", "TestSupport", "Tracking"]),
         .testTarget(
             name: "ServiceTests",
             dependencies: [
-                "Audio", "Bench", "BenchRunner", "Capture", "ControlClient", "ControlServer", "CV4L2", "Daemon", "DockCore", "dockctl",
-                "DockKit", "Imaging", "Motion", "Perception", "Pipeline", "Simulation", "TestSupport",
+                "Audio", "Bench", "BenchRunner", "Capture", "ControlClient", "ControlServer", "CV4L2", "Daemon",
+                "DockCore", "dockctl", "dockctl-tools",
+                "DockKit", "Imaging", "Motion", "PeerBench", "Perception", "Pipeline", "Simulation", "TestSupport",
             ]
         ),
     ],

@@ -1,13 +1,24 @@
 // Custom tracking: the client finds the subject itself and hands DockKit observations at a
-// fixed 20 Hz with the camera's intrinsics; the dock turns to frame it. Here the "detector" is
-// a person standing still 20° to the right of where the head starts.
-//   OPENDOCK_GIMBAL=sim example-custom-tracking [SECONDS]
+// fixed rate with the camera's intrinsics; the dock turns to frame it. Here the "detector" is
+// a person standing still 20° to the right of where the head starts. Against a running dockd
+// (its simulated gimbal, or a real head) or a simulated gimbal of its own (OPENDOCK_GIMBAL=sim).
+//   example-custom-tracking [SECONDS] [RATE_HZ]
 import DockKit
 import Foundation
 
-let seconds = CommandLine.arguments.dropFirst().first.flatMap(Double.init) ?? 3
+let arguments = CommandLine.arguments.dropFirst()
+let seconds = arguments.first.flatMap(Double.init) ?? 3
+let rate = arguments.dropFirst().first.flatMap(Double.init) ?? 20
 let personYaw = 20 * Double.pi / 180
-let width = 1280.0, height = 720.0, focal = 900.0  // pixels
+let width = 1280.0
+let height = 720.0
+let focal = 900.0  // pixels
+
+/// The newest head pose, kept by a task that reads the motion states.
+actor Pose {
+    var yaw = 0.0
+    func set(_ value: Double) { yaw = value }
+}
 
 print("waiting for a dock…")
 var docked: DockAccessory?
@@ -16,34 +27,43 @@ for await change in try DockAccessoryManager.shared.accessoryStateChanges where 
     break
 }
 guard let accessory = docked else { fatalError("the accessory stream ended") }
+print("docked:", accessory.identifier.name)
+
+let pose = Pose()
+let motion = try accessory.motionStates
+let reader = Task {
+    for await state in motion { await pose.set(state.angularPositions.y) }
+}
+try await Task.sleep(for: .milliseconds(200))
+let start = await pose.yaw
 
 try await DockAccessoryManager.shared.setSystemTrackingEnabled(false)
 let camera = DockAccessory.CameraInformation(
     captureDevice: "simulated", cameraPosition: .unspecified, orientation: .corrected,
     cameraIntrinsics: CameraIntrinsics(fx: focal, fy: focal, cx: width / 2, cy: height / 2),
     referenceDimensions: CGSize(width: width, height: height))
-let calls = Int(seconds * 20)
-var refused = 0
+let calls = Int(seconds * rate)
+var refused: [String: Int] = [:]
+let clock = ContinuousClock()
+var due = clock.now
 for _ in 0..<calls {
-    var yaw = 0.0
-    for await state in try accessory.motionStates {
-        yaw = state.angularPositions.y
-        break
-    }
     // Where the person appears in the image at this pose (unit rect, lower-left origin).
-    let x = (width / 2 + focal * tan(personYaw - yaw)) / width
+    let x = (width / 2 + focal * tan(personYaw - (await pose.yaw - start))) / width
     let face = CGRect(x: x - 0.04, y: 0.45, width: 0.08, height: 0.15)
     do {
-        try await accessory.track([DockAccessory.Observation(identifier: 1, type: .humanFace, rect: face)], cameraInformation: camera)
+        try await accessory.track(
+            [DockAccessory.Observation(identifier: 1, type: .humanFace, rect: face)], cameraInformation: camera)
     } catch {
-        refused += 1
+        refused[String(reflecting: error), default: 0] += 1
     }
-    try await Task.sleep(for: .milliseconds(50))
+    due = due.advanced(by: .seconds(1 / rate))
+    try await clock.sleep(until: due)
 }
-var final = 0.0
-for await state in try accessory.motionStates {
-    final = state.angularPositions.y
-    break
-}
-print(String(format: "%d track calls, %d refused; head at yaw %+.1f°, person at %+.1f°", calls, refused,
-             final * 180 / .pi, personYaw * 180 / .pi))
+let final = await pose.yaw - start
+reader.cancel()
+print(
+    String(
+        format: "%d track calls at %.0f Hz, %d refused; head turned %+.1f°, person at %+.1f°", calls, rate,
+        refused.values.reduce(0, +), final * 180 / .pi, personYaw * 180 / .pi))
+for (reason, count) in refused.sorted(by: { $0.key < $1.key }) { print("refused \(count)×: \(reason)") }
+try await DockAccessoryManager.shared.setSystemTrackingEnabled(true)

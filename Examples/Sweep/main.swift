@@ -30,5 +30,7 @@ for (label, rate, duration) in [("right", speed, seconds), ("left", -speed, 2 * 
 try await accessory.setAngularVelocity(Vector3D())
 try await Task.sleep(for: .seconds(0.3))
 try await DockAccessoryManager.shared.setSystemTrackingEnabled(true)
-print(String(format: "stopped at yaw %+.1f°, system tracking %@", try await yawDegrees(),
-             DockAccessoryManager.shared.isSystemTrackingEnabled ? "on" : "off"))
+print(
+    String(
+        format: "stopped at yaw %+.1f°, system tracking %@", try await yawDegrees(),
+        DockAccessoryManager.shared.isSystemTrackingEnabled ? "on" : "off"))

@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
-"""The reference pipeline the benchmark compares OpenDock with: Debian's python3-opencv doing the
-same per-frame work as `dockctl peer-run` (decode every frame at full size, shrink to the
-detector's input width with area averaging, YuNet with the same model, thresholds and size).
+"""The reference pipeline the benchmark compares OpenDock with: what a person would write with
+Debian's python3-opencv to find the faces in every frame of a recording (decode every frame at
+full size, shrink to the detector's input width with area averaging, YuNet with the same model,
+thresholds and size). `dockctl peer-run` finds the same faces the way dockd does.
 
 Prints one JSON object: frames, cpu_s, wall_s, frame_ms (one per frame), max_rss_kb, faces
 ([frame, x, y, width, height, score] in the video's pixels).

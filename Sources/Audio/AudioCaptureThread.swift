@@ -23,8 +23,10 @@ public final class AudioCaptureThread: Sendable {
     public let capacitySeconds: Double
 
     /// Starts the thread. `makeSource` runs on it, so the source stays confined to that thread.
-    public init(name: String = "opendock.audio", capacitySeconds: Double = 2,
-                makeSource: @escaping @Sendable () throws(AudioError) -> any AudioSource) {
+    public init(
+        name: String = "opendock.audio", capacitySeconds: Double = 2,
+        makeSource: @escaping @Sendable () throws(AudioError) -> any AudioSource
+    ) {
         self.capacitySeconds = capacitySeconds
         let thread = Thread { [queue, flags] in
             defer { flags.finished.store(true, ordering: .releasing) }
@@ -48,7 +50,10 @@ public final class AudioCaptureThread: Sendable {
             } catch {
                 reason = error
             }
-            queue.withLock { $0.closed = true; $0.closedReason = reason }
+            queue.withLock {
+                $0.closed = true
+                $0.closedReason = reason
+            }
         }
         thread.name = name
         thread.start()
@@ -57,7 +62,10 @@ public final class AudioCaptureThread: Sendable {
     /// Every block queued since the last call, oldest first.
     public func drain() -> [AudioBlock] {
         queue.withLock { q in
-            defer { q.blocks.removeAll(keepingCapacity: true); q.seconds = 0 }
+            defer {
+                q.blocks.removeAll(keepingCapacity: true)
+                q.seconds = 0
+            }
             return q.blocks
         }
     }

@@ -15,7 +15,8 @@ public struct AudioClip: Sendable {
     public var start: MonotonicInstant
 
     public init(sampleRate: Double, channels: [[Float]], start: MonotonicInstant = .zero) {
-        precondition(!channels.isEmpty && channels.allSatisfy { $0.count == channels[0].count }, "channels of equal length")
+        precondition(
+            !channels.isEmpty && channels.allSatisfy { $0.count == channels[0].count }, "channels of equal length")
         self.sampleRate = sampleRate
         self.channels = channels
         self.start = start
@@ -26,5 +27,7 @@ public struct AudioClip: Sendable {
     public var isStereo: Bool { channels.count >= 2 }
 
     /// The sample index at a time (may lie outside the clip).
-    public func index(at time: MonotonicInstant) -> Int { Int((time.seconds(since: start) * sampleRate).rounded(.down)) }
+    public func index(at time: MonotonicInstant) -> Int {
+        Int((time.seconds(since: start) * sampleRate).rounded(.down))
+    }
 }

@@ -11,7 +11,9 @@ public struct AudioBlock: Sendable {
     /// Samples were lost just before this block (an overrun): it does not continue the last one.
     public var followsGap: Bool
 
-    public init(channels: [[Float]], sampleRate: Double, start: MonotonicInstant, sequence: Int, followsGap: Bool = false) {
+    public init(
+        channels: [[Float]], sampleRate: Double, start: MonotonicInstant, sequence: Int, followsGap: Bool = false
+    ) {
         self.channels = channels
         self.sampleRate = sampleRate
         self.start = start

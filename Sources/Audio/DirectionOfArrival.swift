@@ -36,10 +36,13 @@ public struct MicrophoneArray: Sendable, Hashable {
 public enum GCCPHAT {
     /// The delay of `left` behind `right` in samples (sub-sample) within ±maxLag, and the peak of
     /// the whitened correlation (0…1: how clearly one source dominates). nil on bad input.
-    public static func delay(left: ArraySlice<Float>, right: ArraySlice<Float>, maxLag: Int) -> (samples: Double, peak: Double)? {
+    public static func delay(left: ArraySlice<Float>, right: ArraySlice<Float>, maxLag: Int) -> (
+        samples: Double, peak: Double
+    )? {
         let count = min(left.count, right.count)
         guard count >= 8, maxLag >= 1, maxLag < count else { return nil }
-        var lag = 0.0, peak = 0.0
+        var lag = 0.0
+        var peak = 0.0
         let status = Array(left.prefix(count)).withUnsafeBufferPointer { a in
             Array(right.prefix(count)).withUnsafeBufferPointer { b in
                 cvision_gcc_phat(a.baseAddress, b.baseAddress, Int32(count), Int32(maxLag), &lag, &peak)

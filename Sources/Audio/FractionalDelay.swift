@@ -5,7 +5,8 @@ import Foundation
 public enum FractionalDelay {
     public static func delayed(_ x: [Float], by samples: Double, halfWidth: Int = 32) -> [Float] {
         guard samples != 0 else { return x }
-        let whole = Int(samples.rounded(.down)), fraction = samples - Double(whole)
+        let whole = Int(samples.rounded(.down))
+        let fraction = samples - Double(whole)
         // Taps for the fractional part, centred on the output sample.
         let taps: [Double] = (-halfWidth...halfWidth).map { k in
             let t = Double(k) - fraction

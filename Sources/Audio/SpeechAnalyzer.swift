@@ -34,9 +34,13 @@ public struct SpeechAnalyzer: Sendable {
     public var resyncSeconds = 0.1
 
     /// Refuses rates too low to place a talker (below 16 kHz) with a message that says so.
-    public init(sampleRate: Double, channelCount: Int, array: MicrophoneArray = MicrophoneArray(), windowSeconds: Double = 0.02) throws(AudioError) {
+    public init(
+        sampleRate: Double, channelCount: Int, array: MicrophoneArray = MicrophoneArray(), windowSeconds: Double = 0.02
+    ) throws(AudioError) {
         guard sampleRate >= 16000 else {
-            throw AudioError("audio at \(Int(sampleRate)) Hz is too coarse to place a talker; record at 16 kHz or more (48 kHz is best)")
+            throw AudioError(
+                "audio at \(Int(sampleRate)) Hz is too coarse to place a talker; record at 16 kHz or more (48 kHz is best)"
+            )
         }
         guard channelCount >= 1 else { throw AudioError("audio without channels") }
         self.sampleRate = sampleRate
@@ -48,8 +52,11 @@ public struct SpeechAnalyzer: Sendable {
     }
 
     /// A whole recording, analysed as time passes.
-    public init(clip: AudioClip, array: MicrophoneArray = MicrophoneArray(), windowSeconds: Double = 0.02) throws(AudioError) {
-        try self.init(sampleRate: clip.sampleRate, channelCount: clip.channels.count, array: array, windowSeconds: windowSeconds)
+    public init(clip: AudioClip, array: MicrophoneArray = MicrophoneArray(), windowSeconds: Double = 0.02)
+        throws(AudioError)
+    {
+        try self.init(
+            sampleRate: clip.sampleRate, channelCount: clip.channels.count, array: array, windowSeconds: windowSeconds)
         append(clip.channels, start: clip.start, followsGap: false)
         isComplete = true
     }
@@ -98,19 +105,25 @@ public struct SpeechAnalyzer: Sendable {
         while next + size <= end, isComplete || next + size / 2 + span / 2 <= available {
             let range = (next - base)..<(next - base + size)
             let decision = detector.update(buffer[0][range])
-            var direction: Double?, coherence: Double?
+            var direction: Double?
+            var coherence: Double?
             if decision.isSpeech && isStereo {
                 let centre = next + size / 2
-                let from = max(base, centre - span / 2), to = min(available, from + span)
+                let from = max(base, centre - span / 2)
+                let to = min(available, from + span)
                 let slice = (from - base)..<(to - base)
-                if to - from > 2 * maxLag, let found = GCCPHAT.delay(left: buffer[0][slice], right: buffer[1][slice], maxLag: maxLag) {
+                if to - from > 2 * maxLag,
+                    let found = GCCPHAT.delay(left: buffer[0][slice], right: buffer[1][slice], maxLag: maxLag)
+                {
                     direction = array.angle(forDelay: found.samples / sampleRate)
                     coherence = found.peak
                 }
             }
-            out.append(AudioWindow(time: origin.advanced(bySeconds: (Double(next) + Double(size) / 2) / sampleRate),
-                                   isSpeech: decision.isSpeech, energyDecibels: decision.energyDecibels,
-                                   direction: direction, coherence: coherence))
+            out.append(
+                AudioWindow(
+                    time: origin.advanced(bySeconds: (Double(next) + Double(size) / 2) / sampleRate),
+                    isSpeech: decision.isSpeech, energyDecibels: decision.energyDecibels,
+                    direction: direction, coherence: coherence))
             next += size
         }
         trim(keeping: span)

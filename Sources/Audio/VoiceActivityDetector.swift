@@ -27,8 +27,11 @@ public struct VoiceActivityDetector: Sendable {
     public init(windowSeconds: Double = 0.02) { self.windowSeconds = windowSeconds }
 
     public mutating func update(_ samples: ArraySlice<Float>) -> Decision {
-        guard !samples.isEmpty else { return Decision(energyDecibels: -120, floorDecibels: floor ?? -120, zeroCrossingRate: 0, isSpeech: false) }
-        var sum = 0.0, crossings = 0
+        guard !samples.isEmpty else {
+            return Decision(energyDecibels: -120, floorDecibels: floor ?? -120, zeroCrossingRate: 0, isSpeech: false)
+        }
+        var sum = 0.0
+        var crossings = 0
         var previous = samples.first!
         for s in samples {
             sum += Double(s) * Double(s)
@@ -42,6 +45,7 @@ public struct VoiceActivityDetector: Sendable {
         floor = level
         let voiced = energy > level + margin && zcr < maximumZeroCrossingRate
         sinceVoiced = voiced ? 0 : sinceVoiced + windowSeconds
-        return Decision(energyDecibels: energy, floorDecibels: level, zeroCrossingRate: zcr, isSpeech: sinceVoiced <= hangover)
+        return Decision(
+            energyDecibels: energy, floorDecibels: level, zeroCrossingRate: zcr, isSpeech: sinceVoiced <= hangover)
     }
 }

@@ -59,7 +59,9 @@ public struct DetectionAccuracy: Sendable {
     /// Adds one image: its labels and what the detector found (with scores). An unmatched
     /// detection lying mostly inside an `ignored` region (an unlabelled crowd, say) counts as
     /// neither right nor wrong.
-    public mutating func add(labels: [PixelRect], detections: [(rect: PixelRect, score: Double)], ignored: [PixelRect] = []) {
+    public mutating func add(
+        labels: [PixelRect], detections: [(rect: PixelRect, score: Double)], ignored: [PixelRect] = []
+    ) {
         images += 1
         var matched = [Bool](repeating: false, count: labels.count)
         for d in detections.filter({ $0.score >= minimumScore }).sorted(by: { $0.score > $1.score }) {

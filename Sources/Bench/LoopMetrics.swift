@@ -42,7 +42,8 @@ public struct LoopMetrics: Sendable {
     /// Angle (degrees) between the target's direction and the optical axis.
     public func centeringErrorDegrees(_ s: LoopSample) -> Double? {
         guard let x = s.targetCenterX, let y = s.targetCenterY else { return nil }
-        let dx = (x - viewWidth / 2) / focalLength, dy = (y - viewHeight / 2) / focalLength
+        let dx = (x - viewWidth / 2) / focalLength
+        let dy = (y - viewHeight / 2) / focalLength
         return atan(hypot(dx, dy)) * 180 / .pi
     }
 
@@ -66,7 +67,9 @@ public struct LoopMetrics: Sendable {
 
     /// Centering error (degrees) after acquisition, over frames with the target in view.
     public func centeringErrors(from start: Double = -.infinity, to end: Double = .infinity) -> Percentiles {
-        Percentiles(afterAcquisition.filter { $0.time >= start && $0.time <= end && isInView($0) }.compactMap(centeringErrorDegrees))
+        Percentiles(
+            afterAcquisition.filter { $0.time >= start && $0.time <= end && isInView($0) }.compactMap(
+                centeringErrorDegrees))
     }
 
     public var centeringFractions: Percentiles {

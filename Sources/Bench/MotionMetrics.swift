@@ -3,8 +3,10 @@ public enum MotionMetrics {
     /// Step response: how long after `stepTime` the value enters and stays within `band` of
     /// `target` (nil if it never settles), and the overshoot past the target as a fraction of
     /// the step size (0 when it never passes the target).
-    public static func stepResponse(times: [Double], values: [Double], stepTime: Double, start: Double, target: Double,
-                                    band: Double) -> (settleTime: Double?, overshoot: Double) {
+    public static func stepResponse(
+        times: [Double], values: [Double], stepTime: Double, start: Double, target: Double,
+        band: Double
+    ) -> (settleTime: Double?, overshoot: Double) {
         precondition(times.count == values.count)
         let step = target - start
         let direction: Double = step >= 0 ? 1 : -1

@@ -13,7 +13,8 @@ public struct Percentiles: Sendable, Hashable {
     public func value(at p: Double) -> Double? {
         guard !sorted.isEmpty else { return nil }
         let rank = min(max(p, 0), 100) / 100 * Double(sorted.count - 1)
-        let lower = Int(rank.rounded(.down)), upper = Int(rank.rounded(.up))
+        let lower = Int(rank.rounded(.down))
+        let upper = Int(rank.rounded(.up))
         let f = rank - Double(lower)
         return sorted[lower] + (sorted[upper] - sorted[lower]) * f
     }

@@ -13,7 +13,9 @@ public struct PersonSample: Sendable, Hashable {
     public var yaw: Double
     public var pitch: Double
 
-    public init(id: Int, rect: PixelRect?, hidden: Bool = false, speaking: Bool = false, yaw: Double = 0, pitch: Double = 0) {
+    public init(
+        id: Int, rect: PixelRect?, hidden: Bool = false, speaking: Bool = false, yaw: Double = 0, pitch: Double = 0
+    ) {
         self.id = id
         self.rect = rect
         self.hidden = hidden
@@ -39,8 +41,10 @@ public struct FrameSample: Sendable, Hashable {
     /// Face tracks, id = the tracker's person identity.
     public var faceTracks: [IdentifiedBox]
 
-    public init(time: Double, yaw: Double = 0, pitch: Double = 0, commandYaw: Double = 0, commandPitch: Double = 0,
-                people: [PersonSample], selected: PixelRect?, alsoSelected: [PixelRect] = [], faceTracks: [IdentifiedBox] = []) {
+    public init(
+        time: Double, yaw: Double = 0, pitch: Double = 0, commandYaw: Double = 0, commandPitch: Double = 0,
+        people: [PersonSample], selected: PixelRect?, alsoSelected: [PixelRect] = [], faceTracks: [IdentifiedBox] = []
+    ) {
         self.alsoSelected = alsoSelected
         self.time = time
         self.yaw = yaw
@@ -68,8 +72,10 @@ public struct SceneEvaluationSettings: Sendable, Hashable {
     /// Commanded rates below this (rad/s) count as rest for starts and reversals.
     public var restThreshold: Double
 
-    public init(viewWidth: Double, viewHeight: Double, focalLength: Double, primaryID: Int? = nil, steps: [Double] = [],
-                settleBand: Double = 2.5 * .pi / 180, restThreshold: Double = 0.2 * .pi / 180) {
+    public init(
+        viewWidth: Double, viewHeight: Double, focalLength: Double, primaryID: Int? = nil, steps: [Double] = [],
+        settleBand: Double = 2.5 * .pi / 180, restThreshold: Double = 0.2 * .pi / 180
+    ) {
         self.viewWidth = viewWidth
         self.viewHeight = viewHeight
         self.focalLength = focalLength
@@ -101,6 +107,14 @@ public struct SceneEvaluation: Sendable {
     public let steps: [Step]
     /// From each end of the target being hidden to choosing it again (nil = never did).
     public let reacquireTimes: [Double?]
+    /// Each time the target left the view after acquisition (its face centre outside the frame
+    /// while it was not hidden behind something): seconds until it was back in view; nil = it
+    /// never was.
+    public let outOfViewSpells: [Double?]
+    /// How far the head's yaw ended from where it started (radians), when the target was gone
+    /// (hidden, or no longer in the scene) at the end: a head that gave up on a subject that left
+    /// for good should be home. nil when the target is there at the end.
+    public let endFromHome: Double?
     /// From each change of speaker to choosing the new speaker (nil = never did before the next change).
     public let switchLatencies: [Double?]
     /// Share of speaking frames with the speaker chosen; nil when nobody speaks.
@@ -122,22 +136,34 @@ public struct SceneEvaluation: Sendable {
         self.chosen = chosen
         self.framed = framed
 
-        var loop = LoopMetrics(viewWidth: settings.viewWidth, viewHeight: settings.viewHeight, focalLength: settings.focalLength)
+        var loop = LoopMetrics(
+            viewWidth: settings.viewWidth, viewHeight: settings.viewHeight, focalLength: settings.focalLength)
         for (index, sample) in samples.enumerated() {
             let rect = targets[index].flatMap { id in sample.people.first { $0.id == id } }?.rect
-            loop.record(LoopSample(time: sample.time, targetCenterX: rect?.midX, targetCenterY: rect?.midY,
-                                   targetSelected: targets[index].map { framed[index].contains($0) } ?? false))
+            loop.record(
+                LoopSample(
+                    time: sample.time, targetCenterX: rect?.midX, targetCenterY: rect?.midY,
+                    targetSelected: targets[index].map { framed[index].contains($0) } ?? false))
         }
         self.loop = loop
 
         let times = samples.map(\.time)
         steps = Self.stepResponses(samples, targets: targets, settings: settings)
         reacquireTimes = Self.reacquireTimes(samples, targets: targets, framed: framed)
+        outOfViewSpells = Self.outOfViewSpells(samples, targets: targets, framed: framed, settings: settings)
+        if let first = samples.first, let last = samples.last {
+            let target = targets[samples.count - 1].flatMap { id in last.people.first { $0.id == id } }
+            endFromHome = target == nil || target?.hidden == true ? abs(last.yaw - first.yaw) : nil
+        } else {
+            endFromHome = nil
+        }
 
         // Speakers: accuracy, how fast a change of speaker is followed, and wrong changes.
         let speakers = samples.map { sample in sample.people.first { $0.speaking }?.id }
         let speaking = speakers.indices.filter { speakers[$0] != nil }
-        speakerChoiceAccuracy = speaking.isEmpty ? nil
+        speakerChoiceAccuracy =
+            speaking.isEmpty
+            ? nil
             : Double(speaking.filter { framed[$0].contains(speakers[$0]!) }.count) / Double(speaking.count)
         var latencies: [Double?] = []
         var lastSpeaker: Int?
@@ -151,10 +177,11 @@ public struct SceneEvaluation: Sendable {
             lastSpeaker = speaker
         }
         switchLatencies = latencies
-        falseSwitches = zip(framed.indices.dropFirst(), framed.indices).filter { now, before in
-            guard !framed[before].isEmpty, !framed[now].isEmpty, framed[before] != framed[now] else { return false }
-            return targets[now].map { !framed[now].contains($0) } ?? true
-        }.count
+        falseSwitches =
+            zip(framed.indices.dropFirst(), framed.indices).filter { now, before in
+                guard !framed[before].isEmpty, !framed[now].isEmpty, framed[before] != framed[now] else { return false }
+                return targets[now].map { !framed[now].contains($0) } ?? true
+            }.count
 
         let moving = samples.map { max(abs($0.commandYaw), abs($0.commandPitch)) }
         motorStarts = MotionMetrics.motorStarts(moving, threshold: settings.restThreshold)
@@ -180,12 +207,17 @@ public struct SceneEvaluation: Sendable {
             let end = min(k + 1 < settings.steps.count ? settings.steps[k + 1] : .infinity, stepTime + 4)
             let window = samples.indices.filter { times[$0] >= stepTime && times[$0] < end }
             let errors = window.compactMap { i -> (Double, Double)? in
-                targets[i].flatMap { id in samples[i].people.first { $0.id == id } }.map { (times[i], samples[i].yaw - $0.yaw) }
+                targets[i].flatMap { id in samples[i].people.first { $0.id == id } }.map {
+                    (times[i], samples[i].yaw - $0.yaw)
+                }
             }
             // A jump within twice the band is no step for the head (it may rightly not move).
-            guard let first = errors.first, errors.count == window.count, abs(first.1) > 2 * settings.settleBand else { continue }
-            let response = MotionMetrics.stepResponse(times: errors.map(\.0), values: errors.map(\.1), stepTime: stepTime,
-                                                      start: first.1, target: 0, band: settings.settleBand)
+            guard let first = errors.first, errors.count == window.count, abs(first.1) > 2 * settings.settleBand else {
+                continue
+            }
+            let response = MotionMetrics.stepResponse(
+                times: errors.map(\.0), values: errors.map(\.1), stepTime: stepTime,
+                start: first.1, target: 0, band: settings.settleBand)
             steps.append(Step(time: stepTime, settleTime: response.settleTime, overshoot: response.overshoot))
         }
         return steps
@@ -208,6 +240,35 @@ public struct SceneEvaluation: Sendable {
         return reacquire
     }
 
+    /// Spells of the target out of view after it was first framed, each until it is back in view.
+    static func outOfViewSpells(
+        _ samples: [FrameSample], targets: [Int?], framed: [Set<Int>], settings: SceneEvaluationSettings
+    ) -> [Double?] {
+        guard let acquired = samples.indices.first(where: { i in targets[i].map { framed[i].contains($0) } ?? false })
+        else { return [] }
+        var spells: [Double?] = []
+        var leftAt: Double?
+        for index in samples.indices[acquired...] {
+            guard let id = targets[index], let person = samples[index].people.first(where: { $0.id == id }),
+                !person.hidden
+            else {
+                leftAt = nil  // gone or hidden: not a spell out of view
+                continue
+            }
+            let inView = person.rect.map {
+                $0.midX >= 0 && $0.midX <= settings.viewWidth && $0.midY >= 0 && $0.midY <= settings.viewHeight
+            }
+            if inView == true {
+                if let left = leftAt { spells.append(samples[index].time - left) }
+                leftAt = nil
+            } else if leftAt == nil {
+                leftAt = samples[index].time
+            }
+        }
+        if leftAt != nil { spells.append(nil) }
+        return spells
+    }
+
     /// Identity figures (IDF1, switches) of the face tracks against the people in view.
     static func identity(_ samples: [FrameSample], settings: SceneEvaluationSettings) -> TrackingSummary {
         var identity = TrackingAccuracy()
@@ -215,7 +276,8 @@ public struct SceneEvaluation: Sendable {
         for (index, sample) in samples.enumerated() {
             let visible = sample.people.compactMap { person -> IdentifiedBox? in
                 guard !person.hidden, let rect = person.rect, rect.intersectionOverUnion(view) > 0,
-                      view.contains(x: rect.midX, y: rect.midY) else { return nil }
+                    view.contains(x: rect.midX, y: rect.midY)
+                else { return nil }
                 return IdentifiedBox(id: person.id, rect: rect)
             }
             identity.add(frame: index, objects: visible, hypotheses: sample.faceTracks)

@@ -18,7 +18,7 @@ public struct StageTimings: Sendable {
             samples[stage] = [milliseconds]
             return
         }
-        samples[stage] = nil   // keep the array uniquely referenced while it is changed
+        samples[stage] = nil  // keep the array uniquely referenced while it is changed
         if stored.count < capacity {
             stored.append(milliseconds)
         } else {
@@ -36,8 +36,9 @@ public struct StageTimings: Sendable {
         var lines = ["stage         median ms   p99 ms   mean ms   frames"]
         for stage in order {
             let p = percentiles(stage)
-            lines.append(stage.padding(toLength: 12, withPad: " ", startingAt: 0)
-                         + String(format: " %10.2f %8.2f %9.2f %8d", p.median ?? 0, p.p99 ?? 0, p.mean ?? 0, p.count))
+            lines.append(
+                stage.padding(toLength: 12, withPad: " ", startingAt: 0)
+                    + String(format: " %10.2f %8.2f %9.2f %8d", p.median ?? 0, p.p99 ?? 0, p.mean ?? 0, p.count))
         }
         return lines.joined(separator: "\n")
     }

@@ -12,8 +12,10 @@ public struct TraceRow: Sendable, Hashable {
     /// Every tracked subject: id and unit rect (lower-left origin).
     public var subjects: [(id: Int, x: Double, y: Double, width: Double, height: Double)]
 
-    public init(sequence: UInt64, time: Double, yaw: Double, pitch: Double, commandYaw: Double, commandPitch: Double,
-                selectedID: Int?, subjects: [(id: Int, x: Double, y: Double, width: Double, height: Double)]) {
+    public init(
+        sequence: UInt64, time: Double, yaw: Double, pitch: Double, commandYaw: Double, commandPitch: Double,
+        selectedID: Int?, subjects: [(id: Int, x: Double, y: Double, width: Double, height: Double)]
+    ) {
         self.sequence = sequence
         self.time = time
         self.yaw = yaw
@@ -31,7 +33,8 @@ public struct TraceRow: Sendable, Hashable {
 
     /// Subjects as `id:x:y:w:h` joined by spaces, so the row keeps a fixed column count.
     public var csv: String {
-        let list = subjects.map { String(format: "%d:%.5f:%.5f:%.5f:%.5f", $0.id, $0.x, $0.y, $0.width, $0.height) }.joined(separator: " ")
+        let list = subjects.map { String(format: "%d:%.5f:%.5f:%.5f:%.5f", $0.id, $0.x, $0.y, $0.width, $0.height) }
+            .joined(separator: " ")
         return String(format: "%llu,%.6f,%.6f,%.6f,%.6f,%.6f,", sequence, time, yaw, pitch, commandYaw, commandPitch)
             + (selectedID.map(String.init) ?? "") + "," + list
     }

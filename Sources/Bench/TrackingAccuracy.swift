@@ -76,8 +76,9 @@ public struct TrackingAccuracy: Sendable {
             // 1. Keep the pairs of earlier frames that are still close.
             for (i, object) in objects.enumerated() {
                 guard let previous = matchedHypothesis[object.id],
-                      let j = hypotheses.indices.first(where: { !hypothesisDone[$0] && hypotheses[$0].id == previous }),
-                      let d = distances[i][j] else { continue }
+                    let j = hypotheses.indices.first(where: { !hypothesisDone[$0] && hypotheses[$0].id == previous }),
+                    let d = distances[i][j]
+                else { continue }
                 objectDone[i] = true
                 hypothesisDone[j] = true
                 record(.match, object.id, d)
@@ -122,8 +123,12 @@ public struct TrackingAccuracy: Sendable {
         var lastFrameOfObject: [Int: Int] = [:]
         for (frame, e) in events {
             switch e.kind {
-            case .match: s.matches += 1; distanceSum += e.distance
-            case .identitySwitch: s.switches += 1; distanceSum += e.distance
+            case .match:
+                s.matches += 1
+                distanceSum += e.distance
+            case .identitySwitch:
+                s.switches += 1
+                distanceSum += e.distance
             case .miss: s.misses += 1
             case .falsePositive: s.falsePositives += 1
             case .transfer: s.transfers += 1
@@ -139,7 +144,13 @@ public struct TrackingAccuracy: Sendable {
         s.meanDistance = s.detections > 0 ? distanceSum / Double(s.detections) : .nan
         for (o, frames) in objectFrames {
             let ratio = Double(s.trackedEvents[o] ?? 0) / Double(frames)
-            if ratio >= 0.8 { s.mostlyTracked += 1 } else if ratio >= 0.2 { s.partiallyTracked += 1 } else { s.mostlyLost += 1 }
+            if ratio >= 0.8 {
+                s.mostlyTracked += 1
+            } else if ratio >= 0.2 {
+                s.partiallyTracked += 1
+            } else {
+                s.mostlyLost += 1
+            }
         }
         for flags in perObject.values {
             guard let first = flags.firstIndex(of: true), let last = flags.lastIndex(of: true) else { continue }
@@ -149,7 +160,8 @@ public struct TrackingAccuracy: Sendable {
         // where an identity is missed or extra.
         let objectIDs = objectFrames.keys.sorted()
         let hypothesisIDs = hypothesisFrames.keys.sorted()
-        let no = objectIDs.count, nh = hypothesisIDs.count
+        let no = objectIDs.count
+        let nh = hypothesisIDs.count
         if no + nh > 0 {
             var falsePositive = [[Double?]](repeating: [Double?](repeating: 0, count: no + nh), count: no + nh)
             var falseNegative = falsePositive
@@ -172,7 +184,8 @@ public struct TrackingAccuracy: Sendable {
             let row = Dictionary(uniqueKeysWithValues: objectIDs.enumerated().map { ($1, $0) })
             let column = Dictionary(uniqueKeysWithValues: hypothesisIDs.enumerated().map { ($1, $0) })
             for (pair, frames) in closeFrames {
-                let r = row[pair.object]!, c = column[pair.hypothesis]!
+                let r = row[pair.object]!
+                let c = column[pair.hypothesis]!
                 falsePositive[r][c]! -= Double(frames)
                 falseNegative[r][c]! -= Double(frames)
             }
@@ -182,7 +195,8 @@ public struct TrackingAccuracy: Sendable {
                     return fp + fn
                 }
             }
-            var idFalsePositives = 0.0, idFalseNegatives = 0.0
+            var idFalsePositives = 0.0
+            var idFalseNegatives = 0.0
             for (r, c) in LinearAssignment.solve(costs) {
                 idFalsePositives += falsePositive[r][c] ?? 0
                 idFalseNegatives += falseNegative[r][c] ?? 0
@@ -224,7 +238,9 @@ public struct TrackingSummary: Sendable {
     public var precision: Double { ratio(detections, detections + falsePositives) }
     public var mota: Double { 1 - ratio(misses + switches + falsePositives, objects) }
     public var motp: Double { meanDistance }
-    public var identityPrecision: Double { ratio(identityTruePositives, identityTruePositives + identityFalsePositives) }
+    public var identityPrecision: Double {
+        ratio(identityTruePositives, identityTruePositives + identityFalsePositives)
+    }
     public var identityRecall: Double { ratio(identityTruePositives, identityTruePositives + identityFalseNegatives) }
     public var idf1: Double { ratio(2 * identityTruePositives, objects + predictions) }
 

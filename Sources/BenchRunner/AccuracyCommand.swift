@@ -17,16 +17,16 @@ public struct AccuracyCommand {
     static let known = ["yunet", "yunet@640", "rfb", "haar", "lbp", "ssdlite", "yolox", "hog"]
 
     public static let help = """
-    dockctl accuracy — detection accuracy on the project's labelled images.
+        dockctl accuracy — detection accuracy on the project's labelled images.
 
-    Usage: dockctl accuracy [--detectors LIST] [--min-score S] [--models DIR] [--media DIR] [--json]
+        Usage: dockctl accuracy [--detectors LIST] [--min-score S] [--models DIR] [--media DIR] [--json]
 
-    Faces: yunet (at the default 320-pixel input), yunet@640, rfb, haar, lbp, on generated 1280x720
-    scenes with exact boxes, hand-labelled photos and hand-labelled frames of a clip. Bodies:
-    ssdlite, yolox, hog, on the photos and clip frames. A detection counts when its score is at
-    least --min-score (default 0.5) and it overlaps a label with IoU ≥ 0.5. Also prints each
-    detector's median time per generated frame and the schedule's cost at 30 fps.
-    """
+        Faces: yunet (at the default 320-pixel input), yunet@640, rfb, haar, lbp, on generated 1280x720
+        scenes with exact boxes, hand-labelled photos and hand-labelled frames of a clip. Bodies:
+        ssdlite, yolox, hog, on the photos and clip frames. A detection counts when its score is at
+        least --min-score (default 0.5) and it overlaps a label with IoU ≥ 0.5. Also prints each
+        detector's median time per generated frame and the schedule's cost at 30 fps.
+        """
 
     public init(arguments: [String]) throws(UsageError) {
         var rest = arguments[...]
@@ -41,7 +41,9 @@ public struct AccuracyCommand {
                 }
                 detectors = names
             case "--min-score":
-                guard let v = rest.popFirst(), let s = Double(v), (0...1).contains(s) else { throw UsageError("--min-score expects a number from 0 to 1") }
+                guard let v = rest.popFirst(), let s = Double(v), (0...1).contains(s) else {
+                    throw UsageError("--min-score expects a number from 0 to 1")
+                }
                 minimumScore = s
             case "--models":
                 guard let v = rest.popFirst() else { throw UsageError("--models needs a directory") }
@@ -67,7 +69,8 @@ public struct AccuracyCommand {
         var configuration = SessionConfiguration()
         configuration.mediaDirectory = mediaDirectory
         let media = configuration.resolvedMediaDirectory
-        let images = try LabelledSet.generated(mediaDirectory: media) + LabelledSet.photos(mediaDirectory: media)
+        let images =
+            try LabelledSet.generated(mediaDirectory: media) + LabelledSet.photos(mediaDirectory: media)
             + LabelledSet.clips(mediaDirectory: media)
         let registry = ModelRegistry.standard(userDirectory: modelsDirectory)
         var rows: [Row] = []
@@ -77,12 +80,16 @@ public struct AccuracyCommand {
             do {
                 switch name {
                 case "yunet": detector = try YuNetFaceDetector(modelPath: try registry.resolve("yunet"))
-                case "yunet@640": detector = try YuNetFaceDetector(modelPath: try registry.resolve("yunet"), inputWidth: 640)
+                case "yunet@640":
+                    detector = try YuNetFaceDetector(modelPath: try registry.resolve("yunet"), inputWidth: 640)
                 case "rfb": detector = try RFBFaceDetector(modelPath: try registry.resolve("rfb320"))
                 case "haar": detector = try CascadeFaceDetector()
-                case "lbp": detector = try CascadeFaceDetector(cascadePath: CascadeFaceDetector.lbpCascadePath, name: "lbp")
-                case "ssdlite": detector = try SSDPersonDetector(weightsPath: try registry.resolve("ssdlite-person"),
-                                                                 graphPath: try registry.resolve("ssdlite-person-graph"))
+                case "lbp":
+                    detector = try CascadeFaceDetector(cascadePath: CascadeFaceDetector.lbpCascadePath, name: "lbp")
+                case "ssdlite":
+                    detector = try SSDPersonDetector(
+                        weightsPath: try registry.resolve("ssdlite-person"),
+                        graphPath: try registry.resolve("ssdlite-person-graph"))
                 case "yolox": detector = try YOLOXDetector(modelPath: try registry.resolve("yolox-nano"))
                 default: detector = try HOGPersonDetector()
                 }
@@ -98,12 +105,21 @@ public struct AccuracyCommand {
                     guard let labels = isFace ? image.faces : image.bodies else { continue }
                     let start = DispatchTime.now().uptimeNanoseconds
                     let found: [Detection]
-                    do { found = try detector.detect(image.frame) } catch { throw SessionError("\(name) failed on \(image.name): \(error)") }
+                    do { found = try detector.detect(image.frame) } catch {
+                        throw SessionError("\(name) failed on \(image.name): \(error)")
+                    }
                     times.append(Double(DispatchTime.now().uptimeNanoseconds - start) / 1e6)
                     let wanted: ObservationKind = isFace ? .humanFace : .humanBody
-                    accuracy.add(labels: labels, detections: found.filter { $0.kind == wanted }.map { ($0.rect, $0.score) }, ignored: image.ignored)
+                    accuracy.add(
+                        labels: labels, detections: found.filter { $0.kind == wanted }.map { ($0.rect, $0.score) },
+                        ignored: image.ignored)
                 }
-                if accuracy.images > 0 { rows.append(Row(detector: name, set: set, accuracy: accuracy, milliseconds: Percentiles(times).median ?? .nan)) }
+                if accuracy.images > 0 {
+                    rows.append(
+                        Row(
+                            detector: name, set: set, accuracy: accuracy,
+                            milliseconds: Percentiles(times).median ?? .nan))
+                }
             }
         }
         return rows
@@ -112,10 +128,13 @@ public struct AccuracyCommand {
     /// The schedule's cost at 30 fps from measured medians: faces on every frame, bodies at 5 Hz.
     public static func scheduleCost(rows: [Row], face: String = "yunet", body: String = "ssdlite") -> String? {
         guard let f = rows.first(where: { $0.detector == face && $0.set == "generated" })?.milliseconds,
-              let b = rows.first(where: { $0.detector == body && $0.set == "photos" })?.milliseconds else { return nil }
+            let b = rows.first(where: { $0.detector == body && $0.set == "photos" })?.milliseconds
+        else { return nil }
         let perSecond = f * 30 + b * 5
-        return String(format: "schedule at 30 fps: %@ %.1f ms × 30 + %@ %.1f ms × 5 = %.0f ms per second = %.0f %% of one core, %.0f %% of two",
-                      face as NSString, f, body as NSString, b, perSecond, perSecond / 10, perSecond / 20)
+        return String(
+            format:
+                "schedule at 30 fps: %@ %.1f ms × 30 + %@ %.1f ms × 5 = %.0f ms per second = %.0f %% of one core, %.0f %% of two",
+            face as NSString, f, body as NSString, b, perSecond, perSecond / 10, perSecond / 20)
     }
 
     public static func report(_ rows: [Row]) -> String {
@@ -123,18 +142,28 @@ public struct AccuracyCommand {
             let space = String(repeating: " ", count: max(0, width - text.count))
             return right ? space + text : text + space
         }
-        let header = [pad("detector", 10), pad("set", 10), pad("size", 10), pad("labels", 6, right: true), pad("TP", 5, right: true),
-                      pad("FP", 5, right: true), pad("FN", 5, right: true), pad("precision", 10, right: true), pad("recall", 7, right: true),
-                      pad("mean IoU", 9, right: true), pad("ms/image", 9, right: true)]
+        let header = [
+            pad("detector", 10), pad("set", 10), pad("size", 10), pad("labels", 6, right: true),
+            pad("TP", 5, right: true),
+            pad("FP", 5, right: true), pad("FN", 5, right: true), pad("precision", 10, right: true),
+            pad("recall", 7, right: true),
+            pad("mean IoU", 9, right: true), pad("ms/image", 9, right: true),
+        ]
         var lines = [header.joined(separator: " ")]
         for row in rows {
-            let buckets = row.accuracy.buckets.enumerated().map { (DetectionAccuracy.bucketName($0.offset), $0.element) } + [("all", row.accuracy.total)]
+            let buckets =
+                row.accuracy.buckets.enumerated().map { (DetectionAccuracy.bucketName($0.offset), $0.element) } + [
+                    ("all", row.accuracy.total)
+                ]
             for (name, b) in buckets where b.truePositives + b.falsePositives + b.falseNegatives > 0 || name == "all" {
-                let cells = [pad(row.detector, 10), pad(row.set, 10), pad(name, 10), pad("\(b.truePositives + b.falseNegatives)", 6, right: true),
-                             pad("\(b.truePositives)", 5, right: true), pad("\(b.falsePositives)", 5, right: true),
-                             pad("\(b.falseNegatives)", 5, right: true), pad(format(b.precision), 10, right: true),
-                             pad(format(b.recall), 7, right: true), pad(format(b.meanIoU), 9, right: true),
-                             pad(name == "all" ? String(format: "%.1f", row.milliseconds) : "", 9, right: true)]
+                let cells = [
+                    pad(row.detector, 10), pad(row.set, 10), pad(name, 10),
+                    pad("\(b.truePositives + b.falseNegatives)", 6, right: true),
+                    pad("\(b.truePositives)", 5, right: true), pad("\(b.falsePositives)", 5, right: true),
+                    pad("\(b.falseNegatives)", 5, right: true), pad(format(b.precision), 10, right: true),
+                    pad(format(b.recall), 7, right: true), pad(format(b.meanIoU), 9, right: true),
+                    pad(name == "all" ? String(format: "%.1f", row.milliseconds) : "", 9, right: true),
+                ]
                 lines.append(cells.joined(separator: " "))
             }
         }
@@ -145,12 +174,15 @@ public struct AccuracyCommand {
     public static func json(_ rows: [Row]) -> String {
         let objects: [[String: Any]] = rows.map { row in
             let t = row.accuracy.total
-            return ["detector": row.detector, "set": row.set, "images": row.accuracy.images, "tp": t.truePositives,
-                    "fp": t.falsePositives, "fn": t.falseNegatives, "precision": t.precision.isNaN ? NSNull() : t.precision,
-                    "recall": t.recall.isNaN ? NSNull() : t.recall, "meanIoU": t.meanIoU.isNaN ? NSNull() : t.meanIoU,
-                    "millisecondsPerImage": row.milliseconds]
+            return [
+                "detector": row.detector, "set": row.set, "images": row.accuracy.images, "tp": t.truePositives,
+                "fp": t.falsePositives, "fn": t.falseNegatives, "precision": t.precision.isNaN ? NSNull() : t.precision,
+                "recall": t.recall.isNaN ? NSNull() : t.recall, "meanIoU": t.meanIoU.isNaN ? NSNull() : t.meanIoU,
+                "millisecondsPerImage": row.milliseconds,
+            ]
         }
-        let data = (try? JSONSerialization.data(withJSONObject: objects, options: [.prettyPrinted, .sortedKeys])) ?? Data()
+        let data =
+            (try? JSONSerialization.data(withJSONObject: objects, options: [.prettyPrinted, .sortedKeys])) ?? Data()
         return String(decoding: data, as: UTF8.self)
     }
 

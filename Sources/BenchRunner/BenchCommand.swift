@@ -1,8 +1,8 @@
 import Bench
+import Control
 import Daemon
 import DockCore
 import Foundation
-import Motion
 import Pipeline
 
 /// `dockctl bench`: the whole closed loop on the demo scene, as fast as the machine allows,
@@ -24,28 +24,28 @@ public struct BenchCommand {
     public var showProgress = true
 
     public static let help = """
-    dockctl bench — the pipeline in closed loop on recorded or generated scenes, with figures.
+        dockctl bench — the pipeline in closed loop on recorded or generated scenes, with figures.
 
-    Usage: dockctl bench [SCENE.json | DIR]… [--laws dock,pid] [--report DIR] [--video] [--peer [--peer-rounds N]]
-                         [--frames N] [--detector yunet|rfb|haar|lbp] [--detect-width PX] [--bodies ssdlite|yolox|hog|none]
-                         [--track-objects LIST] [--threads N] [--no-audio] [--mics room|camera] [--mic-spacing M] [--lips facemesh|motion|off]
-                         [--json] [--quiet]
-           dockctl bench [--runs N] …            (no scene: throughput on the demo scene)
+        Usage: dockctl bench [SCENE.json | DIR]… [--laws dock,pid] [--report DIR] [--video] [--peer [--peer-rounds N]]
+                             [--frames N] [--detector yunet|rfb|haar|lbp] [--detect-width PX] [--bodies ssdlite|yolox|hog|none]
+                             [--track-objects LIST] [--threads N] [--no-audio] [--mics room|camera] [--mic-spacing M] [--lips facemesh|motion|off]
+                             [--json] [--quiet]
+               dockctl bench [--runs N] …            (no scene: throughput on the demo scene)
 
-    Each scene (docs/scenes.md; `dockctl scenes DIR` writes the generated suite) runs through the
-    virtual camera, detectors, tracker, feeder, control law and simulated gimbal, once per control
-    law (dock = OpenDock's, pid = obs-face-tracker's), and is measured against its ground truth:
-    centring error, share in view, time to acquire, step settle and overshoot, reversals and motor
-    starts per minute, re-acquisition after occlusion, speaker choice and switch latency, false and
-    identity switches, track-rate compliance, per-stage latency, drops, CPU and peak memory.
-    The same scene and seed give the same figures (timings and memory aside).
+        Each scene (docs/scenes.md; `dockctl scenes DIR` writes the generated suite) runs through the
+        virtual camera, detectors, tracker, feeder, control law and simulated gimbal, once per control
+        law (dock = OpenDock's, pid = obs-face-tracker's), and is measured against its ground truth:
+        centring error, share in view, time to acquire, step settle and overshoot, reversals and motor
+        starts per minute, re-acquisition after occlusion, speaker choice and switch latency, false and
+        identity switches, track-rate compliance, per-stage latency, drops, CPU and peak memory.
+        The same scene and seed give the same figures (timings and memory aside).
 
-    --report DIR   writes report.json, summary.md, a trace CSV per run and PNG plots (with --video,
-                   an annotated video per run)
-    --peer         also runs the Python reference (python3-opencv, Scripts/peer/yunet_peer.py) and
-                   OpenDock's detection path alternately on the first scene's recorded view and
-                   compares CPU per frame, frame time and memory, and their detections
-    """
+        --report DIR   writes report.json, summary.md, a trace CSV per run and PNG plots (with --video,
+                       an annotated video per run)
+        --peer         also runs the Python reference (python3-opencv, Scripts/peer/yunet_peer.py) and
+                       OpenDock's detection path alternately on the first scene's recorded view and
+                       compares CPU per frame, frame time and memory, and their detections
+        """
 
     public init(arguments: [String]) throws(UsageError) {
         configuration.realTime = false
@@ -78,15 +78,18 @@ public struct BenchCommand {
                 var chosen: [ControlLawChoice] = []
                 for name in text.split(separator: ",") {
                     guard let law = ControlLawChoice(rawValue: String(name)) else {
-                        throw UsageError("--laws: unknown law '\(name)' (choose from \(ControlLawChoice.allCases.map(\.rawValue).joined(separator: ", ")))")
+                        throw UsageError(
+                            "--laws: unknown law '\(name)' (choose from \(ControlLawChoice.allCases.map(\.rawValue).joined(separator: ", ")))"
+                        )
                     }
                     if !chosen.contains(law) { chosen.append(law) }
                 }
                 guard !chosen.isEmpty else { throw UsageError("--laws needs at least one law") }
                 laws = chosen
             case "--no-audio": passThrough.append(argument)
-            case "--frames", "--detector", "--detect-width", "--bodies", "--track-objects", "--threads", "--models", "--media",
-                 "--mics", "--mic-spacing", "--lips":
+            case "--frames", "--detector", "--detect-width", "--bodies", "--track-objects", "--threads", "--models",
+                "--media",
+                "--mics", "--mic-spacing", "--lips":
                 guard let value = rest.popFirst() else { throw UsageError("\(argument) needs a value") }
                 passThrough += [argument, value]
             default:
@@ -100,7 +103,8 @@ public struct BenchCommand {
         parsed.realTime = false
         configuration = parsed
         if scenePaths.isEmpty && (reportDirectory != nil || writeVideos || peer) {
-            throw UsageError("--report, --video and --peer need scene files (dockctl scenes DIR writes the generated suite)")
+            throw UsageError(
+                "--report, --video and --peer need scene files (dockctl scenes DIR writes the generated suite)")
         }
     }
 
@@ -113,7 +117,9 @@ public struct BenchCommand {
                 throw SessionError("scene \(path): no such file or directory")
             }
             if isDirectory.boolValue {
-                let names = ((try? FileManager.default.contentsOfDirectory(atPath: path)) ?? []).filter { $0.hasSuffix(".json") }.sorted()
+                let names = ((try? FileManager.default.contentsOfDirectory(atPath: path)) ?? []).filter {
+                    $0.hasSuffix(".json")
+                }.sorted()
                 guard !names.isEmpty else { throw SessionError("scene directory \(path) has no .json scene files") }
                 files += names.map { path + "/" + $0 }
             } else {
@@ -131,41 +137,56 @@ public struct BenchCommand {
             let session = try Pipeline(simulating: configuration)
             if index == 1, let fallback = session.detectorFallback { progress(fallback) }
             let summary = try session.run()
-            progress(String(format: "run %d/%d: %d frames, %.1f fps", index, runs, summary.frames, summary.framesPerSecond))
+            progress(
+                String(format: "run %d/%d: %d frames, %.1f fps", index, runs, summary.frames, summary.framesPerSecond))
             summaries.append(summary)
         }
         let stages = summaries[0].timings.order
-        func medianOver(_ f: (SessionSummary) -> Double?) -> Double { Percentiles(summaries.compactMap(f)).median ?? .nan }
+        func medianOver(_ f: (SessionSummary) -> Double?) -> Double {
+            Percentiles(summaries.compactMap(f)).median ?? .nan
+        }
         let fps = medianOver { $0.framesPerSecond }
         let view = configuration.viewSize
         if json {
-            var object: [String: Any] = ["runs": runs, "frames": summaries[0].frames, "fps": fps,
-                                         "view": "\(view)", "detector": summaries[0].detectorName]
+            var object: [String: Any] = [
+                "runs": runs, "frames": summaries[0].frames, "fps": fps,
+                "view": "\(view)", "detector": summaries[0].detectorName,
+            ]
             var perStage: [String: Any] = [:]
             for stage in stages {
-                perStage[stage] = ["median_ms": medianOver { $0.timings.percentiles(stage).median },
-                                   "p99_ms": medianOver { $0.timings.percentiles(stage).p99 }]
+                perStage[stage] = [
+                    "median_ms": medianOver { $0.timings.percentiles(stage).median },
+                    "p99_ms": medianOver { $0.timings.percentiles(stage).p99 },
+                ]
             }
             object["stages"] = perStage
             if let m = summaries[0].metrics {
                 object["in_view_share"] = m.inViewShare ?? 0
                 object["centering_error_median_deg"] = m.centeringErrors().median ?? 0
             }
-            let data = (try? JSONSerialization.data(withJSONObject: object, options: [.prettyPrinted, .sortedKeys])) ?? Data()
+            let data =
+                (try? JSONSerialization.data(withJSONObject: object, options: [.prettyPrinted, .sortedKeys])) ?? Data()
             return String(decoding: data, as: UTF8.self)
         }
-        var lines = [String(format: "demo scene, view %@, detector %@, %d frames per run, %d runs", "\(view)" as NSString,
-                            summaries[0].detectorName as NSString, summaries[0].frames, runs),
-                     String(format: "throughput: %.1f fps (median over runs)", fps),
-                     "stage         median ms    p99 ms"]
+        var lines = [
+            String(
+                format: "demo scene, view %@, detector %@, %d frames per run, %d runs", "\(view)" as NSString,
+                summaries[0].detectorName as NSString, summaries[0].frames, runs),
+            String(format: "throughput: %.1f fps (median over runs)", fps),
+            "stage         median ms    p99 ms",
+        ]
         for stage in stages {
-            lines.append(stage.padding(toLength: 12, withPad: " ", startingAt: 0)
-                         + String(format: " %10.2f %9.2f", medianOver { $0.timings.percentiles(stage).median },
-                                  medianOver { $0.timings.percentiles(stage).p99 }))
+            lines.append(
+                stage.padding(toLength: 12, withPad: " ", startingAt: 0)
+                    + String(
+                        format: " %10.2f %9.2f", medianOver { $0.timings.percentiles(stage).median },
+                        medianOver { $0.timings.percentiles(stage).p99 }))
         }
         if let m = summaries[0].metrics {
-            lines.append(String(format: "closed loop: target in view %.1f %%, centering error median %.2f°",
-                                (m.inViewShare ?? 0) * 100, m.centeringErrors().median ?? .nan))
+            lines.append(
+                String(
+                    format: "closed loop: target in view %.1f %%, centering error median %.2f°",
+                    (m.inViewShare ?? 0) * 100, m.centeringErrors().median ?? .nan))
         }
         return lines.joined(separator: "\n")
     }

@@ -6,24 +6,36 @@ import Pipeline
 /// The benchmark's figures for people, as PNG: centring error over time with speech, hidden
 /// stretches and switches marked; step responses of each law; frame-time histograms.
 enum BenchPlots {
-    static let lawColors: [String: Color] = ["dock": Color(red: 20, green: 110, blue: 220), "pid": Color(red: 230, green: 120, blue: 20)]
-    static let speakerColors = [Color(red: 170, green: 220, blue: 170), Color(red: 240, green: 200, blue: 150),
-                                Color(red: 200, green: 180, blue: 240), Color(red: 240, green: 170, blue: 190)]
+    static let lawColors: [String: Color] = [
+        "dock": Color(red: 20, green: 110, blue: 220), "pid": Color(red: 230, green: 120, blue: 20),
+    ]
+    static let speakerColors = [
+        Color(red: 170, green: 220, blue: 170), Color(red: 240, green: 200, blue: 150),
+        Color(red: 200, green: 180, blue: 240), Color(red: 240, green: 170, blue: 190),
+    ]
 
     /// Centring error (degrees) over time for one run.
     static func errorOverTime(_ run: SceneRun) -> Plot {
         let e = run.evaluation
-        var plot = Plot(title: "\(run.scene) (\(run.law)): centring error of the target", xLabel: "time (s)", yLabel: "error (deg)")
-        plot.series = [Plot.Series(name: "centring error", points: e.samples.indices.map { i in
-            let sample = e.loop.samples[i]
-            let inView = sample.targetCenterX.map { $0 >= 0 && $0 < e.settings.viewWidth } ?? false
-            return (sample.time, inView ? e.loop.centeringErrorDegrees(sample) : nil)
-        }, color: lawColors[run.law] ?? .black)]
+        var plot = Plot(
+            title: "\(run.scene) (\(run.law)): centring error of the target", xLabel: "time (s)", yLabel: "error (deg)")
+        plot.series = [
+            Plot.Series(
+                name: "centring error",
+                points: e.samples.indices.map { i in
+                    let sample = e.loop.samples[i]
+                    let inView = sample.targetCenterX.map { $0 >= 0 && $0 < e.settings.viewWidth } ?? false
+                    return (sample.time, inView ? e.loop.centeringErrorDegrees(sample) : nil)
+                }, color: lawColors[run.law] ?? .black)
+        ]
         // Speech: a strip per speaker along the bottom; hidden target: grey behind everything.
         let ids = Array(Set(e.samples.flatMap { $0.people.map(\.id) })).sorted()
         for (row, id) in ids.enumerated() {
             for span in spans(in: e, where: { $0.people.first { $0.id == id }?.speaking ?? false }) {
-                plot.spans.append(Plot.Span(from: span.0, to: span.1, color: speakerColors[row % speakerColors.count], height: 0.05, row: row))
+                plot.spans.append(
+                    Plot.Span(
+                        from: span.0, to: span.1, color: speakerColors[row % speakerColors.count], height: 0.05,
+                        row: row))
             }
             if e.samples.contains(where: { $0.people.contains { $0.id == id && $0.speaking } }) {
                 plot.notes.append(("person \(id) speaking", speakerColors[row % speakerColors.count]))
@@ -32,9 +44,12 @@ enum BenchPlots {
         for span in spans(in: e, where: { s in s.people.contains { $0.hidden } }) {
             plot.spans.append(Plot.Span(from: span.0, to: span.1, color: Color(red: 215, green: 215, blue: 215)))
         }
-        if e.samples.contains(where: { s in s.people.contains { $0.hidden } }) { plot.notes.append(("target hidden", Color(red: 215, green: 215, blue: 215))) }
+        if e.samples.contains(where: { s in s.people.contains { $0.hidden } }) {
+            plot.notes.append(("target hidden", Color(red: 215, green: 215, blue: 215)))
+        }
         // A red line where the chosen person changed.
-        for i in e.framed.indices.dropFirst() where e.framed[i] != e.framed[i - 1] && !e.framed[i].isEmpty && !e.framed[i - 1].isEmpty {
+        for i in e.framed.indices.dropFirst()
+        where e.framed[i] != e.framed[i - 1] && !e.framed[i].isEmpty && !e.framed[i - 1].isEmpty {
             plot.markers.append((e.samples[i].time, .red))
         }
         if !plot.markers.isEmpty { plot.notes.append(("chosen person changed", .red)) }
@@ -48,12 +63,22 @@ enum BenchPlots {
         var plot = Plot(title: "\(first.scene): step response (yaw)", xLabel: "time (s)", yLabel: "yaw (deg)")
         let degrees = 180 / Double.pi
         let e = first.evaluation
-        plot.series.append(Plot.Series(name: "target direction", points: e.samples.indices.map { i in
-            (e.samples[i].time, e.targets[i].flatMap { id in e.samples[i].people.first { $0.id == id } }.map { $0.yaw * degrees })
-        }, color: Color(red: 120, green: 120, blue: 120), thickness: 1))
+        plot.series.append(
+            Plot.Series(
+                name: "target direction",
+                points: e.samples.indices.map { i in
+                    (
+                        e.samples[i].time,
+                        e.targets[i].flatMap { id in e.samples[i].people.first { $0.id == id } }.map {
+                            $0.yaw * degrees
+                        }
+                    )
+                }, color: Color(red: 120, green: 120, blue: 120), thickness: 1))
         for run in runs {
-            plot.series.append(Plot.Series(name: "gimbal, law \(run.law)", points: run.evaluation.samples.map { ($0.time, $0.yaw * degrees) },
-                                           color: lawColors[run.law] ?? .black))
+            plot.series.append(
+                Plot.Series(
+                    name: "gimbal, law \(run.law)", points: run.evaluation.samples.map { ($0.time, $0.yaw * degrees) },
+                    color: lawColors[run.law] ?? .black))
         }
         plot.markers = e.settings.steps.map { ($0, .red) }
         return plot
@@ -62,7 +87,8 @@ enum BenchPlots {
     /// Distribution of the pipeline's time per frame (detection, tracking, control) per law,
     /// 1 ms bins up to the pooled p99.5.
     static func latencyHistogram(_ runs: [SceneRun]) -> Plot {
-        var plot = Plot(title: "pipeline time per frame (all scenes)", xLabel: "ms per frame", yLabel: "share of frames (%)")
+        var plot = Plot(
+            title: "pipeline time per frame (all scenes)", xLabel: "ms per frame", yLabel: "share of frames (%)")
         let all = runs.flatMap { $0.summary.timings.samples["pipeline"] ?? [] }
         let top = max(5, (Percentiles(all).value(at: 99.5) ?? 50).rounded(.up))
         let laws = runs.map(\.law).reduce(into: [String]()) { if !$0.contains($1) { $0.append($1) } }
@@ -71,8 +97,11 @@ enum BenchPlots {
             guard !times.isEmpty else { continue }
             var bins = [Double](repeating: 0, count: Int(top) + 1)
             for t in times { bins[min(Int(t), bins.count - 1)] += 1 }
-            plot.series.append(Plot.Series(name: "law \(law)", points: bins.indices.map { (Double($0) + 0.5, bins[$0] * 100 / Double(times.count)) },
-                                           color: lawColors[law] ?? .black))
+            plot.series.append(
+                Plot.Series(
+                    name: "law \(law)",
+                    points: bins.indices.map { (Double($0) + 0.5, bins[$0] * 100 / Double(times.count)) },
+                    color: lawColors[law] ?? .black))
         }
         plot.xRange = 0...top + 1
         return plot
@@ -83,7 +112,9 @@ enum BenchPlots {
         var out: [(Double, Double)] = []
         var start: Double?
         for sample in e.samples {
-            if condition(sample) { start = start ?? sample.time } else if let s = start {
+            if condition(sample) {
+                start = start ?? sample.time
+            } else if let s = start {
                 out.append((s, sample.time))
                 start = nil
             }
@@ -97,7 +128,9 @@ enum BenchPlots {
         var written: [String] = []
         func save(_ plot: Plot, _ name: String) throws(SessionError) {
             let path = directory + "/" + name
-            do { try plot.render().write(to: path) } catch { throw SessionError("cannot write the plot \(path): \(error) (is the disk full?)") }
+            do { try plot.render().write(to: path) } catch {
+                throw SessionError("cannot write the plot \(path): \(error) (is the disk full?)")
+            }
             written.append(path)
         }
         for run in runs { try save(errorOverTime(run), "error-\(run.scene)-\(run.law).png") }

@@ -1,5 +1,6 @@
 import Bench
 import Foundation
+import PeerBench
 
 /// The benchmark's results for people (a text table, a markdown summary) and machines (JSON).
 public struct BenchReport: Sendable {
@@ -16,9 +17,13 @@ public struct BenchReport: Sendable {
     public var laws: [String] { runs.map(\.law).reduce(into: []) { if !$0.contains($1) { $0.append($1) } } }
 
     /// Columns of the text table; the markdown and JSON carry every figure.
-    static let compactKeys = ["centering_rms_deg", "centering_rms_width_pct", "centering_p95_deg", "in_view_pct", "acquire_s", "settle_s", "overshoot_pct",
-                              "motor_starts_per_min", "reacquire_s", "speaker_accuracy_pct", "switch_latency_s", "missed_switches",
-                              "false_switches", "id_switches", "pipeline_p50_ms", "pipeline_p99_ms"]
+    static let compactKeys = [
+        "centering_rms_deg", "centering_rms_width_pct", "centering_p95_deg", "in_view_pct", "acquire_s", "settle_s",
+        "overshoot_pct",
+        "motor_starts_per_min", "reacquire_s", "out_of_view_s", "end_from_home_deg", "speaker_accuracy_pct",
+        "switch_latency_s", "missed_switches",
+        "false_switches", "id_switches", "pipeline_p50_ms", "pipeline_p99_ms",
+    ]
 
     /// Figures over every scene of one law: pooled samples where that is meaningful, else the
     /// worst scene (times to acquire, re-acquire; overshoot; peak memory) or the sum (counts).
@@ -28,15 +33,18 @@ public struct BenchReport: Sendable {
         let errors = Percentiles(evaluations.flatMap { $0.loop.centeringErrors().sorted })
         let fractions = Percentiles(evaluations.flatMap { $0.loop.centeringFractions.sorted })
         let minutes = max(evaluations.reduce(0) { $0 + $1.duration } / 60, 1e-9)
-        let speaking = evaluations.flatMap { e in e.samples.indices.compactMap { i -> Bool? in
-            guard let speaker = e.samples[i].people.first(where: \.speaking)?.id else { return nil }
-            return e.framed[i].contains(speaker)
-        } }
+        let speaking = evaluations.flatMap { e in
+            e.samples.indices.compactMap { i -> Bool? in
+                guard let speaker = e.samples[i].people.first(where: \.speaking)?.id else { return nil }
+                return e.framed[i].contains(speaker)
+            }
+        }
         let steps = evaluations.flatMap(\.steps)
         let frame = Percentiles(runs.flatMap { $0.summary.timings.samples["frame"] ?? [] })
         let pipeline = Percentiles(runs.flatMap { $0.summary.timings.samples["pipeline"] ?? [] })
         let detect = Percentiles(runs.flatMap { $0.summary.timings.samples["detect"] ?? [] })
-        let wall = runs.reduce(0) { $0 + $1.summary.wallSeconds }, cpu = runs.compactMap(\.summary.cpuSeconds).reduce(0, +)
+        let wall = runs.reduce(0) { $0 + $1.summary.wallSeconds }
+        let cpu = runs.compactMap(\.summary.cpuSeconds).reduce(0, +)
         let inView = evaluations.compactMap(\.loop.inViewShare)
         func worst(_ values: [Double?]) -> Double? { values.isEmpty ? nil : values.map { $0 ?? .infinity }.max() }
         let values: [String: Double?] = [
@@ -46,20 +54,30 @@ public struct BenchReport: Sendable {
             "centering_p95_width_pct": fractions.value(at: 95).map { $0 * 100 },
             "in_view_pct": inView.isEmpty ? nil : inView.reduce(0, +) / Double(inView.count) * 100,
             "acquire_s": worst(evaluations.map(\.loop.timeToAcquire)),
-            "settle_s": steps.isEmpty ? nil : (steps.contains { $0.settleTime == nil } ? .infinity : Percentiles(steps.compactMap(\.settleTime)).median),
+            "settle_s": steps.isEmpty
+                ? nil
+                : (steps.contains { $0.settleTime == nil }
+                    ? .infinity : Percentiles(steps.compactMap(\.settleTime)).median),
             "overshoot_pct": steps.isEmpty ? nil : steps.map { $0.overshoot * 100 }.max(),
             "reversals_per_min": Double(evaluations.reduce(0) { $0 + $1.reversals }) / minutes,
             "motor_starts_per_min": Double(evaluations.reduce(0) { $0 + $1.motorStarts }) / minutes,
             "reacquire_s": worst(evaluations.flatMap(\.reacquireTimes)),
-            "speaker_accuracy_pct": speaking.isEmpty ? nil : Double(speaking.filter { $0 }.count) / Double(speaking.count) * 100,
-            "switch_latency_s": evaluations.allSatisfy(\.switchLatencies.isEmpty) ? nil
+            "out_of_view_s": worst(evaluations.flatMap(\.outOfViewSpells)),
+            "end_from_home_deg": evaluations.compactMap(\.endFromHome).max().map { $0 * 180 / .pi },
+            "speaker_accuracy_pct": speaking.isEmpty
+                ? nil : Double(speaking.filter { $0 }.count) / Double(speaking.count) * 100,
+            "switch_latency_s": evaluations.allSatisfy(\.switchLatencies.isEmpty)
+                ? nil
                 : Percentiles(evaluations.flatMap(\.switchLatencies).map { $0 ?? .infinity }).median,
-            "missed_switches": evaluations.allSatisfy(\.switchLatencies.isEmpty) ? nil
+            "missed_switches": evaluations.allSatisfy(\.switchLatencies.isEmpty)
+                ? nil
                 : Double(evaluations.reduce(0) { $0 + $1.switchLatencies.filter { $0 == nil }.count }),
             "false_switches": Double(evaluations.reduce(0) { $0 + $1.falseSwitches }),
             "id_switches": Double(evaluations.reduce(0) { $0 + $1.identity.switches }),
-            "idf1": { let v = evaluations.filter { $0.identity.objects > 0 }.map(\.identity.idf1)
-                      return v.isEmpty ? nil : v.reduce(0, +) / Double(v.count) }(),
+            "idf1": {
+                let v = evaluations.filter { $0.identity.objects > 0 }.map(\.identity.idf1)
+                return v.isEmpty ? nil : v.reduce(0, +) / Double(v.count)
+            }(),
             "track_rate_pct": runs.compactMap(\.trackRateCompliance).min().map { $0 * 100 },
             "pipeline_p50_ms": pipeline.median, "pipeline_p99_ms": pipeline.p99,
             "frame_p50_ms": frame.median, "frame_p99_ms": frame.p99,
@@ -87,11 +105,13 @@ public struct BenchReport: Sendable {
             let headers = rows[0].1.filter { Self.compactKeys.contains($0.key) }.map(\.label)
             let widths = headers.map { max($0.count, 6) }
             let nameWidth = max(12, rows.map(\.0.count).max() ?? 0)
-            lines.append("scene".padding(toLength: nameWidth, withPad: " ", startingAt: 0) + " "
-                         + zip(headers, widths).map { pad($0, $1) }.joined(separator: " "))
+            lines.append(
+                "scene".padding(toLength: nameWidth, withPad: " ", startingAt: 0) + " "
+                    + zip(headers, widths).map { pad($0, $1) }.joined(separator: " "))
             for (name, figures) in rows {
                 let cells = zip(figures.filter { Self.compactKeys.contains($0.key) }, widths).map { pad($0.text, $1) }
-                lines.append(name.padding(toLength: nameWidth, withPad: " ", startingAt: 0) + " " + cells.joined(separator: " "))
+                lines.append(
+                    name.padding(toLength: nameWidth, withPad: " ", startingAt: 0) + " " + cells.joined(separator: " "))
             }
         }
         if let peer { lines += ["", peer.text] }
@@ -118,10 +138,13 @@ public struct BenchReport: Sendable {
             }
             lines.append("")
         }
-        if let peer { lines += ["## Python peer (same recording, same YuNet model and input size)", "", peer.markdown, ""] }
-        lines.append("Figures: centring error is the angle between the true face centre and the framing point, after acquisition, "
-                     + "in frames with the face in view; \"never\" = a step never settled or a hidden person was never chosen again; "
-                     + "\"-\" = the scene cannot show it. See README, section Benchmark.")
+        if let peer {
+            lines += ["## Python peer (same recording, same YuNet model and input size)", "", peer.markdown, ""]
+        }
+        lines.append(
+            "Figures: centring error is the angle between the true face centre and the framing point, after acquisition, "
+                + "in frames with the face in view; \"never\" = a step never settled or a hidden person was never chosen again; "
+                + "\"-\" = the scene cannot show it. See README, section Benchmark.")
         return lines.joined(separator: "\n") + "\n"
     }
 
@@ -143,8 +166,12 @@ public struct BenchReport: Sendable {
                 }
                 entry["stages"] = stages
                 entry["frames"] = run.summary.frames
-                entry["steps"] = run.evaluation.steps.map { ["time_s": $0.time, "settle_s": $0.settleTime.map { $0 as Any } ?? "never",
-                                                             "overshoot": $0.overshoot] }
+                entry["steps"] = run.evaluation.steps.map {
+                    [
+                        "time_s": $0.time, "settle_s": $0.settleTime.map { $0 as Any } ?? "never",
+                        "overshoot": $0.overshoot,
+                    ]
+                }
                 entry["detector"] = run.summary.detectorName
                 scenes[run.scene] = entry
             }
@@ -158,16 +185,18 @@ public struct BenchReport: Sendable {
     }
 
     public var jsonText: String {
-        let data = (try? JSONSerialization.data(withJSONObject: json, options: [.prettyPrinted, .sortedKeys])) ?? Data()
+        let data =
+            (try? JSONSerialization.data(withJSONObject: json, options: [.prettyPrinted, .sortedKeys])) ?? Data()
         return String(decoding: data, as: UTF8.self)
     }
 
     /// CPU model and count, from the kernel.
     public static func describeMachine() -> String {
         let info = (try? String(contentsOfFile: "/proc/cpuinfo", encoding: .utf8)) ?? ""
-        let model = info.split(separator: "\n").first { $0.hasPrefix("model name") }.map {
-            $0.split(separator: ":", maxSplits: 1).last.map { $0.trimmingCharacters(in: .whitespaces) } ?? "?"
-        } ?? "unknown CPU"
+        let model =
+            info.split(separator: "\n").first { $0.hasPrefix("model name") }.map {
+                $0.split(separator: ":", maxSplits: 1).last.map { $0.trimmingCharacters(in: .whitespaces) } ?? "?"
+            } ?? "unknown CPU"
         let memory = Double(ProcessInfo.processInfo.physicalMemory) / 1_073_741_824
         return "\(model), \(ProcessInfo.processInfo.activeProcessorCount) cores, \(String(format: "%.0f", memory)) GiB"
     }

@@ -62,8 +62,9 @@ public struct BenchScene: Sendable {
         }
         let directory = (path as NSString).deletingLastPathComponent
         do {
-            var scene = try parse(data, directory: directory.isEmpty ? "." : directory,
-                                  defaultName: ((path as NSString).lastPathComponent as NSString).deletingPathExtension)
+            var scene = try parse(
+                data, directory: directory.isEmpty ? "." : directory,
+                defaultName: ((path as NSString).lastPathComponent as NSString).deletingPathExtension)
             scene.file = path
             return scene
         } catch {
@@ -73,41 +74,54 @@ public struct BenchScene: Sendable {
 
     /// Parses a scene; relative file names are taken from `directory`. Recordings are opened to
     /// check the truth against their size and length.
-    public static func parse(_ data: Data, directory: String, defaultName: String) throws(JSONFieldError) -> BenchScene {
+    public static func parse(_ data: Data, directory: String, defaultName: String) throws(JSONFieldError) -> BenchScene
+    {
         let root = try JSONFields.parse(data)
         let name = try root.string("name") ?? defaultName
         let description = try root.string("description")
         func resolve(_ file: String) -> String { file.hasPrefix("/") ? file : directory + "/" + file }
 
-        guard let worldFields = try root.object("world") else { throw root.error("world", "is required: {\"video\": …} or {\"generated\": …}") }
+        guard let worldFields = try root.object("world") else {
+            throw root.error("world", "is required: {\"video\": …} or {\"generated\": …}")
+        }
         let fieldOfView = try worldFields.number("horizontal_fov_deg", in: 20...170)
         let truthFields = try root.object("truth")
-        let (world, duration, worldSize) = try readWorld(worldFields, fieldOfView: fieldOfView, truth: truthFields, resolve: resolve)
+        let (world, duration, worldSize) = try readWorld(
+            worldFields, fieldOfView: fieldOfView, truth: truthFields, resolve: resolve)
         try worldFields.finish()
 
-        var scene = BenchScene(name: name, world: world, worldFieldOfView: fieldOfView ?? {
-            if case .generated(let g) = world { return g.worldHorizontalFieldOfView }
-            return 90
-        }())
+        var scene = BenchScene(
+            name: name, world: world,
+            worldFieldOfView: fieldOfView
+                ?? {
+                    if case .generated(let g) = world { return g.worldHorizontalFieldOfView }
+                    return 90
+                }())
         if let camera = try root.object("camera") { try scene.readCamera(camera, worldSize: worldSize) }
         if let gimbal = try root.object("gimbal") { try scene.readGimbal(gimbal) }
         if let audio = try root.string("audio") {
             let file = resolve(audio)
-            guard FileManager.default.isReadableFile(atPath: file) else { throw root.error("audio", "cannot read \(file)") }
+            guard FileManager.default.isReadableFile(atPath: file) else {
+                throw root.error("audio", "cannot read \(file)")
+            }
             scene.audio = file
         }
         if let truthFields {
             scene.primaryID = try truthFields.integer("primary", in: 0...1_000_000)
             scene.steps = try truthFields.numbers("steps_s") ?? []
-            let known: [Int] = switch world {
-            case .generated(let g): g.people.map(\.id)
-            case .video(_, let truth): truth.people.map(\.id)
-            }
+            let known: [Int] =
+                switch world {
+                case .generated(let g): g.people.map(\.id)
+                case .video(_, let truth): truth.people.map(\.id)
+                }
             if let primary = scene.primaryID, !known.contains(primary) {
-                throw truthFields.error("primary", "no person has id \(primary) (ids: \(known.map(String.init).joined(separator: ", ")))")
+                throw truthFields.error(
+                    "primary", "no person has id \(primary) (ids: \(known.map(String.init).joined(separator: ", ")))")
             }
             for (index, step) in scene.steps.enumerated() where step < 0 || step > duration {
-                throw JSONFieldError(path: truthFields.child("steps_s") + "[\(index)]", problem: "\(JSONFields.format(step)) s is outside the scene (0…\(JSONFields.format(duration)) s)")
+                throw JSONFieldError(
+                    path: truthFields.child("steps_s") + "[\(index)]",
+                    problem: "\(JSONFields.format(step)) s is outside the scene (0…\(JSONFields.format(duration)) s)")
             }
             try truthFields.finish()
         } else if case .video = world {
@@ -119,8 +133,10 @@ public struct BenchScene: Sendable {
     }
 
     /// The world: a recording (probed for its size and length, its truth read) or a generated one.
-    private static func readWorld(_ worldFields: JSONFields, fieldOfView: Double?, truth truthFields: JSONFields?,
-                                  resolve: (String) -> String) throws(JSONFieldError) -> (World, duration: Double, size: PixelSize) {
+    private static func readWorld(
+        _ worldFields: JSONFields, fieldOfView: Double?, truth truthFields: JSONFields?,
+        resolve: (String) -> String
+    ) throws(JSONFieldError) -> (World, duration: Double, size: PixelSize) {
         switch (worldFields.has("video"), worldFields.has("generated")) {
         case (true, false):
             let video = resolve(try worldFields.string("video")!)
@@ -131,15 +147,18 @@ public struct BenchScene: Sendable {
             let worldSize = probe.size
             let frames = probe.frameCount ?? Int.max
             let duration = Double(frames) / probe.nominalFrameRate
-            let truth = try readLabelledTruth(truthFields, frameCount: frames, size: probe.size, frameRate: probe.nominalFrameRate)
+            let truth = try readLabelledTruth(
+                truthFields, frameCount: frames, size: probe.size, frameRate: probe.nominalFrameRate)
             return (.video(path: video, truth: truth), duration, worldSize)
         case (false, true):
             var generated = try readGenerated(try worldFields.object("generated")!)
             if let fieldOfView { generated.worldHorizontalFieldOfView = fieldOfView }
             for key in ["people", "speech"] where truthFields?.has(key) == true {
-                throw truthFields!.error(key, "a generated world's truth is exact and comes from world.generated; remove it")
+                throw truthFields!.error(
+                    key, "a generated world's truth is exact and comes from world.generated; remove it")
             }
-            let duration = generated.resolvedDuration, worldSize = generated.worldSize
+            let duration = generated.resolvedDuration
+            let worldSize = generated.worldSize
             return (.generated(generated), duration, worldSize)
         default:
             throw worldFields.error("video", "give exactly one of world.video (a recording) and world.generated")
@@ -154,7 +173,8 @@ public struct BenchScene: Sendable {
         viewFieldOfView = try camera.number("horizontal_fov_deg", in: 10...160) ?? viewFieldOfView
         try camera.finish()
         guard viewFieldOfView < worldFieldOfView else {
-            throw camera.error("horizontal_fov_deg", "must be narrower than the world's \(JSONFields.format(worldFieldOfView))°")
+            throw camera.error(
+                "horizontal_fov_deg", "must be narrower than the world's \(JSONFields.format(worldFieldOfView))°")
         }
         guard width <= worldSize.width * 2 else {
             throw camera.error("width", "\(width) is far larger than the world's \(worldSize.width) pixels")
@@ -165,7 +185,9 @@ public struct BenchScene: Sendable {
     private mutating func readGimbal(_ gimbal: JSONFields) throws(JSONFieldError) {
         let degrees = Double.pi / 180
         if let v = try gimbal.number("max_speed_deg_s", in: 1...2000) { self.gimbal.maximumSpeed = v * degrees }
-        if let v = try gimbal.number("max_accel_deg_s2", in: 1...20000) { self.gimbal.maximumAcceleration = v * degrees }
+        if let v = try gimbal.number("max_accel_deg_s2", in: 1...20000) {
+            self.gimbal.maximumAcceleration = v * degrees
+        }
         if let v = try gimbal.number("latency_ms", in: 0...1000) { self.gimbal.latency = v / 1000 }
         if let v = try gimbal.number("speed_step_deg_s", in: 0...100) { self.gimbal.speedStep = v * degrees }
         initialPose.y = (try gimbal.number("start_yaw_deg", in: -90...90) ?? 0) * degrees
@@ -173,11 +195,15 @@ public struct BenchScene: Sendable {
         try gimbal.finish()
     }
 
-    private static func spans(_ fields: JSONFields, _ key: String, within limit: Double) throws(JSONFieldError) -> [TimeSpan] {
+    private static func spans(_ fields: JSONFields, _ key: String, within limit: Double) throws(JSONFieldError)
+        -> [TimeSpan]
+    {
         var out: [TimeSpan] = []
         for (index, pair) in (try fields.tuples(key, length: 2...2, shape: "[from_s, to_s]") ?? []).enumerated() {
             guard pair[0] < pair[1], pair[0] >= 0, pair[1] <= limit + 1e-9 else {
-                throw JSONFieldError(path: fields.child(key) + "[\(index)]", problem: "expects from < to within 0…\(JSONFields.format(limit)) s")
+                throw JSONFieldError(
+                    path: fields.child(key) + "[\(index)]",
+                    problem: "expects from < to within 0…\(JSONFields.format(limit)) s")
             }
             out.append(TimeSpan(pair[0], pair[1]))
         }
@@ -193,37 +219,57 @@ public struct BenchScene: Sendable {
         c.duration = try fields.number("duration_s", in: 0.1...3600)
         let halfField = c.worldHorizontalFieldOfView / 2 - 5
         var ids = Set<Int>()
-        guard let people = try fields.objects("people", { (p) throws(JSONFieldError) -> ScenePerson in
-            guard let id = try p.integer("id", in: 0...1_000_000) else { throw p.error("id", "is required") }
-            guard ids.insert(id).inserted else { throw p.error("id", "\(id) is used twice") }
-            guard let rows = try p.tuples("path", length: 2...3, shape: "[seconds, yaw_deg] or [seconds, yaw_deg, pitch_deg]"),
-                  !rows.isEmpty else { throw p.error("path", "is required: [[seconds, yaw_deg, pitch_deg], …]") }
-            for (index, row) in rows.enumerated() {
-                let rowPath = p.child("path") + "[\(index)]"
-                if index > 0, row[0] <= rows[index - 1][0] { throw JSONFieldError(path: rowPath, problem: "times must increase") }
-                if row[0] < 0 { throw JSONFieldError(path: rowPath, problem: "time must not be negative") }
-                if abs(row[1]) > halfField || abs(row.count > 2 ? row[2] : 0) > 25 {
-                    throw JSONFieldError(path: rowPath, problem: "yaw must be within ±\(JSONFields.format(halfField))°, pitch within ±25°")
-                }
-            }
-            let script = SceneScript(keyframes: rows.map { .init(time: $0[0], yaw: $0[1], pitch: $0.count > 2 ? $0[2] : 0) })
-            let end = max(script.duration, c.duration ?? 0)
-            let person = ScenePerson(id: id, script: script, faceHeight: try p.number("face_height_px", in: 8...600) ?? 120,
-                                     mirrored: try p.bool("mirrored") ?? false, brightness: try p.number("brightness", in: 0.2...2) ?? 1,
-                                     turnedAway: try spans(p, "turned_away", within: end), speaking: try spans(p, "speaking", within: end),
-                                     talking: try p.bool("talking") ?? false)
-            return person
-        }), !people.isEmpty else { throw fields.error("people", "is required: at least one person") }
+        guard
+            let people = try fields.objects(
+                "people",
+                { (p) throws(JSONFieldError) -> ScenePerson in
+                    guard let id = try p.integer("id", in: 0...1_000_000) else { throw p.error("id", "is required") }
+                    guard ids.insert(id).inserted else { throw p.error("id", "\(id) is used twice") }
+                    guard
+                        let rows = try p.tuples(
+                            "path", length: 2...3, shape: "[seconds, yaw_deg] or [seconds, yaw_deg, pitch_deg]"),
+                        !rows.isEmpty
+                    else { throw p.error("path", "is required: [[seconds, yaw_deg, pitch_deg], …]") }
+                    for (index, row) in rows.enumerated() {
+                        let rowPath = p.child("path") + "[\(index)]"
+                        if index > 0, row[0] <= rows[index - 1][0] {
+                            throw JSONFieldError(path: rowPath, problem: "times must increase")
+                        }
+                        if row[0] < 0 { throw JSONFieldError(path: rowPath, problem: "time must not be negative") }
+                        if abs(row[1]) > halfField || abs(row.count > 2 ? row[2] : 0) > 25 {
+                            throw JSONFieldError(
+                                path: rowPath,
+                                problem: "yaw must be within ±\(JSONFields.format(halfField))°, pitch within ±25°")
+                        }
+                    }
+                    let script = SceneScript(
+                        keyframes: rows.map { .init(time: $0[0], yaw: $0[1], pitch: $0.count > 2 ? $0[2] : 0) })
+                    let end = max(script.duration, c.duration ?? 0)
+                    let person = ScenePerson(
+                        id: id, script: script, faceHeight: try p.number("face_height_px", in: 8...600) ?? 120,
+                        mirrored: try p.bool("mirrored") ?? false,
+                        brightness: try p.number("brightness", in: 0.2...2) ?? 1,
+                        turnedAway: try spans(p, "turned_away", within: end),
+                        speaking: try spans(p, "speaking", within: end),
+                        talking: try p.bool("talking") ?? false)
+                    return person
+                }), !people.isEmpty
+        else { throw fields.error("people", "is required: at least one person") }
         c.people = people
-        c.occluders = try fields.objects("occluders") { (o) throws(JSONFieldError) -> SceneOccluder in
-            guard let yaw = try o.number("yaw_deg", in: -80...80), let width = try o.number("width_deg", in: 0.5...40) else {
-                throw o.error("yaw_deg", "an occluder needs yaw_deg and width_deg")
-            }
-            return SceneOccluder(yaw: yaw, width: width)
-        } ?? []
+        c.occluders =
+            try fields.objects("occluders") { (o) throws(JSONFieldError) -> SceneOccluder in
+                guard let yaw = try o.number("yaw_deg", in: -80...80),
+                    let width = try o.number("width_deg", in: 0.5...40)
+                else {
+                    throw o.error("yaw_deg", "an occluder needs yaw_deg and width_deg")
+                }
+                return SceneOccluder(yaw: yaw, width: width)
+            } ?? []
         let lighting = try fields.tuples("lighting", length: 2...2, shape: "[seconds, gain]") ?? []
-        for (index, row) in lighting.enumerated() where (index > 0 && row[0] <= lighting[index - 1][0]) || !(0.05...4).contains(row[1]) {
-            throw JSONFieldError(path: fields.child("lighting") + "[\(index)]", problem: "times must increase and gains lie in 0.05…4")
+        for (index, row) in lighting.enumerated()
+        where (index > 0 && row[0] <= lighting[index - 1][0]) || !(0.05...4).contains(row[1]) {
+            throw JSONFieldError(
+                path: fields.child("lighting") + "[\(index)]", problem: "times must increase and gains lie in 0.05…4")
         }
         c.lighting = lighting.map { (time: $0[0], gain: $0[1]) }
         c.motionBlur = try fields.bool("motion_blur") ?? false
@@ -233,48 +279,77 @@ public struct BenchScene: Sendable {
         return c
     }
 
-    static func readLabelledTruth(_ fields: JSONFields?, frameCount: Int, size: PixelSize, frameRate: Double) throws(JSONFieldError) -> LabelledTruth {
-        guard let fields else { throw JSONFieldError(path: "truth", problem: "is required for a recording: the people's face boxes") }
+    static func readLabelledTruth(_ fields: JSONFields?, frameCount: Int, size: PixelSize, frameRate: Double)
+        throws(JSONFieldError) -> LabelledTruth
+    {
+        guard let fields else {
+            throw JSONFieldError(path: "truth", problem: "is required for a recording: the people's face boxes")
+        }
         var ids = Set<Int>()
         let frame = PixelRect(x: 0, y: 0, width: Double(size.width), height: Double(size.height))
-        guard let people = try fields.objects("people", { (p) throws(JSONFieldError) -> LabelledTruth.Person in
-            guard let id = try p.integer("id", in: 0...1_000_000) else { throw p.error("id", "is required") }
-            guard ids.insert(id).inserted else { throw p.error("id", "\(id) is used twice") }
-            guard let rows = try p.tuples("faces", length: 5...5, shape: "[frame, x, y, width, height]"), !rows.isEmpty else {
-                throw p.error("faces", "is required: [[frame, x, y, width, height], …] in video pixels")
-            }
-            var keyframes: [LabelledTruth.Keyframe] = []
-            for (index, row) in rows.enumerated() {
-                let rowPath = p.child("faces") + "[\(index)]"
-                guard row[0] == row[0].rounded(), row[0] >= 0, row[0] < Double(frameCount) else {
-                    throw JSONFieldError(path: rowPath, problem: "frame \(JSONFields.format(row[0])) is not a frame of the video (0…\(frameCount - 1))")
-                }
-                if let last = keyframes.last, Int(row[0]) <= last.frame { throw JSONFieldError(path: rowPath, problem: "frames must increase") }
-                let rect = PixelRect(x: row[1], y: row[2], width: row[3], height: row[4])
-                guard rect.width > 0, rect.height > 0, frame.contains(x: rect.midX, y: rect.midY) else {
-                    throw JSONFieldError(path: rowPath, problem: "the box must have a size and its centre inside the \(size) video")
-                }
-                keyframes.append(.init(frame: Int(row[0]), face: rect))
-            }
-            var hidden: [ClosedRange<Int>] = []
-            for (index, pair) in (try p.tuples("hidden", length: 2...2, shape: "[first_frame, last_frame]") ?? []).enumerated() {
-                guard pair[0] <= pair[1], pair[0] >= Double(keyframes.first!.frame), pair[1] <= Double(keyframes.last!.frame) else {
-                    throw JSONFieldError(path: p.child("hidden") + "[\(index)]", problem: "expects first ≤ last within the person's labelled frames")
-                }
-                hidden.append(Int(pair[0])...Int(pair[1]))
-            }
-            return LabelledTruth.Person(id: id, keyframes: keyframes, hidden: hidden)
-        }), !people.isEmpty else { throw fields.error("people", "is required: at least one person with face boxes") }
+        guard
+            let people = try fields.objects(
+                "people",
+                { (p) throws(JSONFieldError) -> LabelledTruth.Person in
+                    guard let id = try p.integer("id", in: 0...1_000_000) else { throw p.error("id", "is required") }
+                    guard ids.insert(id).inserted else { throw p.error("id", "\(id) is used twice") }
+                    guard let rows = try p.tuples("faces", length: 5...5, shape: "[frame, x, y, width, height]"),
+                        !rows.isEmpty
+                    else {
+                        throw p.error("faces", "is required: [[frame, x, y, width, height], …] in video pixels")
+                    }
+                    var keyframes: [LabelledTruth.Keyframe] = []
+                    for (index, row) in rows.enumerated() {
+                        let rowPath = p.child("faces") + "[\(index)]"
+                        guard row[0] == row[0].rounded(), row[0] >= 0, row[0] < Double(frameCount) else {
+                            throw JSONFieldError(
+                                path: rowPath,
+                                problem:
+                                    "frame \(JSONFields.format(row[0])) is not a frame of the video (0…\(frameCount - 1))"
+                            )
+                        }
+                        if let last = keyframes.last, Int(row[0]) <= last.frame {
+                            throw JSONFieldError(path: rowPath, problem: "frames must increase")
+                        }
+                        let rect = PixelRect(x: row[1], y: row[2], width: row[3], height: row[4])
+                        guard rect.width > 0, rect.height > 0, frame.contains(x: rect.midX, y: rect.midY) else {
+                            throw JSONFieldError(
+                                path: rowPath,
+                                problem: "the box must have a size and its centre inside the \(size) video")
+                        }
+                        keyframes.append(.init(frame: Int(row[0]), face: rect))
+                    }
+                    var hidden: [ClosedRange<Int>] = []
+                    for (index, pair)
+                        in (try p.tuples("hidden", length: 2...2, shape: "[first_frame, last_frame]") ?? [])
+                        .enumerated()
+                    {
+                        guard pair[0] <= pair[1], pair[0] >= Double(keyframes.first!.frame),
+                            pair[1] <= Double(keyframes.last!.frame)
+                        else {
+                            throw JSONFieldError(
+                                path: p.child("hidden") + "[\(index)]",
+                                problem: "expects first ≤ last within the person's labelled frames")
+                        }
+                        hidden.append(Int(pair[0])...Int(pair[1]))
+                    }
+                    return LabelledTruth.Person(id: id, keyframes: keyframes, hidden: hidden)
+                }), !people.isEmpty
+        else { throw fields.error("people", "is required: at least one person with face boxes") }
         let duration = Double(frameCount) / frameRate
-        let speech = try fields.objects("speech") { (s) throws(JSONFieldError) -> LabelledTruth.Speech in
-            guard let id = try s.integer("id", in: 0...1_000_000), ids.contains(id) else {
-                throw s.error("id", "must name one of the people (\(ids.sorted().map(String.init).joined(separator: ", ")))")
-            }
-            guard let from = try s.number("from_s", in: 0...duration), let to = try s.number("to_s", in: 0...duration), from < to else {
-                throw s.error("to_s", "expects from_s < to_s within the video (0…\(JSONFields.format(duration)) s)")
-            }
-            return LabelledTruth.Speech(id: id, span: TimeSpan(from, to))
-        } ?? []
+        let speech =
+            try fields.objects("speech") { (s) throws(JSONFieldError) -> LabelledTruth.Speech in
+                guard let id = try s.integer("id", in: 0...1_000_000), ids.contains(id) else {
+                    throw s.error(
+                        "id", "must name one of the people (\(ids.sorted().map(String.init).joined(separator: ", ")))")
+                }
+                guard let from = try s.number("from_s", in: 0...duration),
+                    let to = try s.number("to_s", in: 0...duration), from < to
+                else {
+                    throw s.error("to_s", "expects from_s < to_s within the video (0…\(JSONFields.format(duration)) s)")
+                }
+                return LabelledTruth.Speech(id: id, span: TimeSpan(from, to))
+            } ?? []
         return LabelledTruth(people: people, speech: speech, frameRate: frameRate)
     }
 }

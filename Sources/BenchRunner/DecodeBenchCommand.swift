@@ -15,13 +15,14 @@ public struct DecodeBenchCommand {
     public var mediaDirectory: String?
 
     public static let help = """
-    dockctl bench-decode — MJPEG decode time per frame at full, 1/2 and 1/4 scale.
+        dockctl bench-decode — MJPEG decode time per frame at full, 1/2 and 1/4 scale, and of a
+        full-resolution region (a second look).
 
-    Usage: dockctl bench-decode [--file MJPEG.avi] [--frames N] [--media DIR]
+        Usage: dockctl bench-decode [--file MJPEG.avi] [--frames N] [--media DIR]
 
-    Without --file it writes a 1280x720 MJPEG clip of the demo scene, with sensor-like noise, to a
-    temporary file first.
-    """
+        Without --file it writes a 1280x720 MJPEG clip of the demo scene, with sensor-like noise, to a
+        temporary file first.
+        """
 
     public init(arguments: [String]) throws(UsageError) {
         var rest = arguments[...]
@@ -34,7 +35,9 @@ public struct DecodeBenchCommand {
                 guard let v = rest.popFirst() else { throw UsageError("--media needs a value") }
                 mediaDirectory = v
             case "--frames":
-                guard let v = rest.popFirst(), let n = Int(v), n > 0 else { throw UsageError("--frames expects a positive whole number") }
+                guard let v = rest.popFirst(), let n = Int(v), n > 0 else {
+                    throw UsageError("--frames expects a positive whole number")
+                }
                 frames = n
             default: throw UsageError("unknown bench-decode option '\(argument)' (see dockctl bench-decode --help)")
             }
@@ -49,8 +52,9 @@ public struct DecodeBenchCommand {
         do {
             let scene = try GeneratedScene(photos: ScenePhotos(mediaDirectory: configuration.resolvedMediaDirectory))
             let view = PixelSize(width: 1280, height: 720)
-            let camera = VirtualCamera(worldSize: scene.size, worldIntrinsics: scene.worldIntrinsics, viewSize: view,
-                                       viewIntrinsics: CameraIntrinsics(horizontalFieldOfView: 60 * .pi / 180, size: view))
+            let camera = VirtualCamera(
+                worldSize: scene.size, worldIntrinsics: scene.worldIntrinsics, viewSize: view,
+                viewIntrinsics: CameraIntrinsics(horizontalFieldOfView: 60 * .pi / 180, size: view))
             let writer = try VideoWriter(path: path, size: view, fps: 30)
             for i in 0..<count {
                 let world = try scene.render(sequence: UInt64(i % scene.frameCount))
@@ -68,7 +72,9 @@ public struct DecodeBenchCommand {
 
     public func run(progress: (String) -> Void) throws(SessionError) -> String {
         let path: String
-        if let file { path = file } else {
+        if let file {
+            path = file
+        } else {
             progress("recording a 1280x720 MJPEG clip of the demo scene")
             path = try recordClip(count: frames)
         }
@@ -80,31 +86,64 @@ public struct DecodeBenchCommand {
         let size: PixelSize
         do { size = try first.withUnsafeBytes { try decoder.size(of: $0) } } catch { throw SessionError("\(error)") }
 
-        let variants: [(name: String, scale: DecodeScale, format: PixelFormat)] = [
+        var variants: [(name: String, decode: ([UInt8], FrameStamp) -> Void)] = [
             ("bgr 1/1", .full, .bgr), ("bgr 1/2", .half, .bgr), ("bgr 1/4", .quarter, .bgr), ("gray 1/2", .half, .gray),
-        ]
+        ].map { name, scale, format in
+            (
+                name,
+                { packet, stamp in
+                    _ = try? packet.withUnsafeBytes {
+                        try decoder.decode($0, scale: scale, format: format, stamp: stamp)
+                    }
+                }
+            )
+        }
+        // What a second look costs: a 160-pixel square at full resolution from the kept JPEG,
+        // in the middle of the picture and at its foot (every row above entropy-decoded).
+        let side = Double(min(160, size.width, size.height))
+        for (name, y) in [
+            ("region mid", (Double(size.height) - side) / 2), ("region foot", Double(size.height) - side),
+        ] {
+            let rect = PixelRect(
+                x: ((Double(size.width) - side) / 2).rounded(.down), y: y.rounded(.down), width: side, height: side)
+            variants.append(
+                (
+                    name,
+                    { packet, _ in
+                        _ = JPEGDetail(data: packet, fullSize: size).region(rect, scale: 1, format: .bgr)
+                    }
+                ))
+        }
         var timings = StageTimings()
         let clock = SystemMonotonicClock()
         for (index, packet) in packets.enumerated() {
             let stamp = FrameStamp(sequence: UInt64(index), time: clock.now)
             for variant in variants {
                 let start = clock.now
-                _ = try? packet.withUnsafeBytes { try decoder.decode($0, scale: variant.scale, format: variant.format, stamp: stamp) }
+                variant.decode(packet, stamp)
                 timings.record(variant.name, milliseconds: clock.now.seconds(since: start) * 1000)
             }
         }
         let meanKB = Double(packets.reduce(0) { $0 + $1.count }) / Double(packets.count) / 1024
-        var lines = [String(format: "%d frames of %@ MJPEG, mean %.0f KB per frame", packets.count, "\(size)" as NSString, meanKB),
-                     "decode        median ms    p99 ms"]
+        var lines = [
+            String(
+                format: "%d frames of %@ MJPEG, mean %.0f KB per frame", packets.count, "\(size)" as NSString, meanKB),
+            "decode        median ms    p99 ms",
+        ]
         for variant in variants {
             let p = timings.percentiles(variant.name)
-            lines.append(variant.name.padding(toLength: 12, withPad: " ", startingAt: 0)
-                         + String(format: " %10.2f %9.2f", p.median ?? .nan, p.p99 ?? .nan))
+            lines.append(
+                variant.name.padding(toLength: 12, withPad: " ", startingAt: 0)
+                    + String(format: " %10.2f %9.2f", p.median ?? .nan, p.p99 ?? .nan))
         }
         let full = timings.percentiles("bgr 1/1").median ?? .nan
         let half = timings.percentiles("bgr 1/2").median ?? .nan
         let quarter = timings.percentiles("bgr 1/4").median ?? .nan
-        lines.append(String(format: "ratio to full size: 1/2 %.2f, 1/4 %.2f", half / full, quarter / full))
+        let region = timings.percentiles("region foot").median ?? .nan
+        lines.append(
+            String(
+                format: "ratio to full size: 1/2 %.2f, 1/4 %.2f, a 160-pixel region at the foot %.2f", half / full,
+                quarter / full, region / full))
         return lines.joined(separator: "\n")
     }
 }

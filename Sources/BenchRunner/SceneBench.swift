@@ -1,5 +1,7 @@
 import Bench
+import DockCore
 import Foundation
+import PeerBench
 import Perception
 import Pipeline
 
@@ -12,10 +14,15 @@ struct ProgressBar {
     func show(done: Int, fraction: Double, label: String) {
         guard enabled, terminal else { return }
         let overall = (Double(done) + min(max(fraction, 0), 1)) / Double(max(total, 1))
-        let width = 30, filled = Int(overall * Double(width))
+        let width = 30
+        let filled = Int(overall * Double(width))
         let bar = String(repeating: "#", count: filled) + String(repeating: ".", count: width - filled)
-        FileHandle.standardError.write(Data(String(format: "\r[%@] %3.0f %%  %d/%d  %@\u{1B}[K", bar, overall * 100, done + 1, total,
-                                                   label).utf8))
+        FileHandle.standardError.write(
+            Data(
+                String(
+                    format: "\r[%@] %3.0f %%  %d/%d  %@\u{1B}[K", bar, overall * 100, done + 1, total,
+                    label
+                ).utf8))
     }
 
     func finish(_ line: String) {
@@ -36,8 +43,11 @@ extension BenchCommand {
         }
         if let directory = reportDirectory {
             for sub in ["", "/traces", "/plots"] + (writeVideos ? ["/videos"] : []) {
-                do { try FileManager.default.createDirectory(atPath: directory + sub, withIntermediateDirectories: true) } catch {
-                    throw SessionError("cannot create the report directory \(directory + sub): \(error.localizedDescription)")
+                do {
+                    try FileManager.default.createDirectory(atPath: directory + sub, withIntermediateDirectories: true)
+                } catch {
+                    throw SessionError(
+                        "cannot create the report directory \(directory + sub): \(error.localizedDescription)")
                 }
             }
         }
@@ -53,11 +63,15 @@ extension BenchCommand {
                 }
                 if done == 0, let fallback = run.detectorFallback { progress(fallback) }
                 if law == laws[0], let note = run.audioNote { bar.finish("\(scene.name): \(note)") }
-                bar.finish(String(format: "%@: %d frames, %.1f fps", label as NSString, run.summary.frames, run.summary.framesPerSecond))
+                bar.finish(
+                    String(
+                        format: "%@: %d frames, %.1f fps", label as NSString, run.summary.frames,
+                        run.summary.framesPerSecond))
                 if let directory = reportDirectory {
                     let path = "\(directory)/traces/\(scene.name)-\(law.rawValue).csv"
                     do { try TraceWriter.write(run.summary.trace, to: path) } catch {
-                        throw SessionError("cannot write the trace \(path): \(error.localizedDescription) (is the disk full?)")
+                        throw SessionError(
+                            "cannot write the trace \(path): \(error.localizedDescription) (is the disk full?)")
                     }
                 }
                 runs.append(run)
@@ -69,10 +83,13 @@ extension BenchCommand {
             _ = try BenchPlots.write(runs, to: directory + "/plots")
             for (name, text) in [("report.json", report.jsonText + "\n"), ("summary.md", report.markdown)] {
                 do { try text.write(toFile: "\(directory)/\(name)", atomically: true, encoding: .utf8) } catch {
-                    throw SessionError("cannot write \(directory)/\(name): \(error.localizedDescription) (is the disk full?)")
+                    throw SessionError(
+                        "cannot write \(directory)/\(name): \(error.localizedDescription) (is the disk full?)")
                 }
             }
-            progress("report written to \(directory) (report.json, summary.md, traces/, plots/\(writeVideos ? ", videos/" : ""))")
+            progress(
+                "report written to \(directory) (report.json, summary.md, traces/, plots/\(writeVideos ? ", videos/" : ""))"
+            )
         }
         return json ? report.jsonText : report.text
     }
@@ -81,7 +98,8 @@ extension BenchCommand {
     /// OpenDock's detection path and the Python peer on it, alternately.
     func runPeer(on scene: BenchScene, progress: (String) -> Void) throws(SessionError) -> PeerComparison {
         guard FileManager.default.isReadableFile(atPath: peerScript) else {
-            throw SessionError("--peer: \(peerScript) not found; run from the repository root or give --peer-script PATH")
+            throw SessionError(
+                "--peer: \(peerScript) not found; run from the repository root or give --peer-script PATH")
         }
         let directory = reportDirectory ?? (FileManager.default.currentDirectoryPath + "/.cache/bench")
         try? FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
@@ -96,14 +114,23 @@ extension BenchCommand {
         }
         let width = String(configuration.detectorInputWidth)
         let threads = configuration.openCVThreads.map { ["--threads", String($0)] } ?? []
-        let dockctl = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0]
+        let dockctl = OwnExecutable.path
         progress("peer comparison: \(peerRounds) rounds of OpenDock and python3-opencv, alternating")
-        return try PeerComparison.run(video: video, rounds: peerRounds,
+        var comparison = try PeerComparison.run(
+            video: video, rounds: peerRounds,
             ours: { () throws(SessionError) -> Data in
-                try PeerComparison.output(of: dockctl, ["peer-run", video, "--model", model, "--detect-width", width] + threads)
+                try PeerComparison.output(
+                    of: dockctl, ["peer-run", video, "--model", model, "--detect-width", width] + threads)
             },
             python: { () throws(SessionError) -> Data in
-                try PeerComparison.output(of: "/usr/bin/python3", [peerScript, video, model, "--detect-width", width] + threads)
+                try PeerComparison.output(
+                    of: "/usr/bin/python3", [peerScript, video, model, "--detect-width", width] + threads)
             })
+        progress("the real-time rig for 30 s (dockctl soak), for capture→command latency")
+        let bodies = ["--bodies", configuration.bodyDetector.rawValue]
+        comparison.liveLatency = try PeerComparison.liveLatency(
+            fromSoakJSON: try PeerComparison.output(
+                of: dockctl, ["soak", "--minutes", "0.5", "--json", "--detect-width", width] + bodies + threads))
+        return comparison
     }
 }

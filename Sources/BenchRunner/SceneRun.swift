@@ -1,7 +1,7 @@
 import Bench
+import Control
 import DockCore
 import Foundation
-import Motion
 import Pipeline
 
 /// One named figure of a benchmark run; nil when the scene cannot show it (no steps, no speech…).
@@ -33,9 +33,11 @@ public struct SceneRun: Sendable {
     public let audioNote: String?
 
     /// Runs the real pipeline on the scene; `outputVideo` also writes the annotated view.
-    public static func run(_ scene: BenchScene, base: SessionConfiguration, law: ControlLawChoice,
-                           outputVideo: String? = nil, stop: StopFlag = StopFlag(),
-                           progress: ((Double) -> Void)? = nil) throws(SessionError) -> SceneRun {
+    public static func run(
+        _ scene: BenchScene, base: SessionConfiguration, law: ControlLawChoice,
+        outputVideo: String? = nil, stop: StopFlag = StopFlag(),
+        progress: ((Double) -> Void)? = nil
+    ) throws(SessionError) -> SceneRun {
         var configuration = scene.configuration(base: base)
         configuration.controlLaw = law
         configuration.realTime = false
@@ -47,12 +49,14 @@ public struct SceneRun: Sendable {
         }
         let camera = configuration.viewSize
         let focal = CameraIntrinsics(horizontalFieldOfView: configuration.viewFieldOfView * .pi / 180, size: camera).fx
-        let settings = SceneEvaluationSettings(viewWidth: Double(camera.width), viewHeight: Double(camera.height), focalLength: focal,
-                                               primaryID: scene.primaryID, steps: scene.steps)
-        return SceneRun(scene: scene.name, law: law.rawValue, summary: summary,
-                        evaluation: SceneEvaluation(samples: summary.frameSamples, settings: settings),
-                        peakResidentBytes: ProcessResources.peakResidentBytes(), trackRate: configuration.trackRate,
-                        detectorFallback: session.detectorFallback, audioNote: session.audioNote)
+        let settings = SceneEvaluationSettings(
+            viewWidth: Double(camera.width), viewHeight: Double(camera.height), focalLength: focal,
+            primaryID: scene.primaryID, steps: scene.steps)
+        return SceneRun(
+            scene: scene.name, law: law.rawValue, summary: summary,
+            evaluation: SceneEvaluation(samples: summary.frameSamples, settings: settings),
+            peakResidentBytes: ProcessResources.peakResidentBytes(), trackRate: configuration.trackRate,
+            detectorFallback: session.detectorFallback, audioNote: session.audioNote)
     }
 
     /// Calls of `track` made against those the feeder's rate asks for over the media time.
@@ -66,30 +70,59 @@ public struct SceneRun: Sendable {
         let errors = e.loop.centeringErrors()
         let settles = Percentiles(e.steps.compactMap(\.settleTime))
         let pipeline = summary.timings.percentiles("pipeline")
-        let frame = summary.timings.percentiles("frame"), detect = summary.timings.percentiles("detect")
+        let frame = summary.timings.percentiles("frame")
+        let detect = summary.timings.percentiles("detect")
         let unsettled = e.steps.contains { $0.settleTime == nil }
         return [
             BenchFigure(key: "centering_rms_deg", label: "RMS °", value: errors.rootMeanSquare, format: "%.2f"),
             BenchFigure(key: "centering_p95_deg", label: "p95 °", value: errors.value(at: 95), format: "%.2f"),
-            BenchFigure(key: "centering_rms_width_pct", label: "RMS %w", value: e.loop.centeringFractions.rootMeanSquare.map { $0 * 100 }, format: "%.2f"),
-            BenchFigure(key: "centering_p95_width_pct", label: "p95 %w", value: e.loop.centeringFractions.value(at: 95).map { $0 * 100 }, format: "%.1f"),
-            BenchFigure(key: "in_view_pct", label: "view %", value: e.loop.inViewShare.map { $0 * 100 }, format: "%.1f"),
+            BenchFigure(
+                key: "centering_rms_width_pct", label: "RMS %w",
+                value: e.loop.centeringFractions.rootMeanSquare.map { $0 * 100 }, format: "%.2f"),
+            BenchFigure(
+                key: "centering_p95_width_pct", label: "p95 %w",
+                value: e.loop.centeringFractions.value(at: 95).map { $0 * 100 }, format: "%.1f"),
+            BenchFigure(
+                key: "in_view_pct", label: "view %", value: e.loop.inViewShare.map { $0 * 100 }, format: "%.1f"),
             BenchFigure(key: "acquire_s", label: "acq s", value: e.loop.timeToAcquire, format: "%.2f"),
-            BenchFigure(key: "settle_s", label: "settle", value: unsettled ? .infinity : settles.median, format: "%.2f"),
-            BenchFigure(key: "overshoot_pct", label: "over %", value: e.steps.isEmpty ? nil : e.steps.map { $0.overshoot * 100 }.max(), format: "%.1f"),
+            BenchFigure(
+                key: "settle_s", label: "settle", value: unsettled ? .infinity : settles.median, format: "%.2f"),
+            BenchFigure(
+                key: "overshoot_pct", label: "over %",
+                value: e.steps.isEmpty ? nil : e.steps.map { $0.overshoot * 100 }.max(), format: "%.1f"),
             BenchFigure(key: "reversals_per_min", label: "revs/m", value: e.reversalsPerMinute, format: "%.1f"),
             BenchFigure(key: "motor_starts_per_min", label: "starts/m", value: e.motorStartsPerMinute, format: "%.1f"),
-            BenchFigure(key: "reacquire_s", label: "reacq s", value: e.reacquireTimes.isEmpty ? nil
-                            : e.reacquireTimes.map { $0 ?? .infinity }.max(), format: "%.2f"),
-            BenchFigure(key: "speaker_accuracy_pct", label: "spk %", value: e.speakerChoiceAccuracy.map { $0 * 100 }, format: "%.1f"),
-            BenchFigure(key: "switch_latency_s", label: "sw s", value: e.switchLatencies.isEmpty ? nil
-                            : Percentiles(e.switchLatencies.map { $0 ?? .infinity }).median ?? .infinity, format: "%.2f"),
-            BenchFigure(key: "missed_switches", label: "missed", value: e.switchLatencies.isEmpty ? nil
-                            : Double(e.switchLatencies.filter { $0 == nil }.count), format: "%.0f"),
+            BenchFigure(
+                key: "reacquire_s", label: "reacq s",
+                value: e.reacquireTimes.isEmpty
+                    ? nil
+                    : e.reacquireTimes.map { $0 ?? .infinity }.max(), format: "%.2f"),
+            BenchFigure(
+                key: "out_of_view_s", label: "out s",
+                value: e.outOfViewSpells.isEmpty ? nil : e.outOfViewSpells.map { $0 ?? .infinity }.max(),
+                format: "%.2f"),
+            BenchFigure(
+                key: "end_from_home_deg", label: "home °", value: e.endFromHome.map { $0 * 180 / .pi }, format: "%.1f"),
+            BenchFigure(
+                key: "speaker_accuracy_pct", label: "spk %", value: e.speakerChoiceAccuracy.map { $0 * 100 },
+                format: "%.1f"),
+            BenchFigure(
+                key: "switch_latency_s", label: "sw s",
+                value: e.switchLatencies.isEmpty
+                    ? nil
+                    : Percentiles(e.switchLatencies.map { $0 ?? .infinity }).median ?? .infinity, format: "%.2f"),
+            BenchFigure(
+                key: "missed_switches", label: "missed",
+                value: e.switchLatencies.isEmpty
+                    ? nil
+                    : Double(e.switchLatencies.filter { $0 == nil }.count), format: "%.0f"),
             BenchFigure(key: "false_switches", label: "false", value: Double(e.falseSwitches), format: "%.0f"),
             BenchFigure(key: "id_switches", label: "ID sw", value: Double(e.identity.switches), format: "%.0f"),
-            BenchFigure(key: "idf1", label: "IDF1", value: e.identity.objects > 0 ? e.identity.idf1 : nil, format: "%.3f"),
-            BenchFigure(key: "track_rate_pct", label: "track rate %", value: trackRateCompliance.map { $0 * 100 }, format: "%.1f"),
+            BenchFigure(
+                key: "idf1", label: "IDF1", value: e.identity.objects > 0 ? e.identity.idf1 : nil, format: "%.3f"),
+            BenchFigure(
+                key: "track_rate_pct", label: "track rate %", value: trackRateCompliance.map { $0 * 100 },
+                format: "%.1f"),
             BenchFigure(key: "pipeline_p50_ms", label: "pipe p50", value: pipeline.median, format: "%.1f"),
             BenchFigure(key: "pipeline_p99_ms", label: "pipe p99", value: pipeline.p99, format: "%.1f"),
             BenchFigure(key: "frame_p50_ms", label: "frame p50 ms", value: frame.median, format: "%.1f"),
@@ -97,7 +130,9 @@ public struct SceneRun: Sendable {
             BenchFigure(key: "detect_p50_ms", label: "detect p50", value: detect.median, format: "%.1f"),
             BenchFigure(key: "detect_p99_ms", label: "detect p99", value: detect.p99, format: "%.1f"),
             BenchFigure(key: "dropped_frames", label: "dropped", value: Double(summary.droppedFrames), format: "%.0f"),
-            BenchFigure(key: "cpu_pct", label: "CPU %", value: summary.cpuSeconds.map { 100 * $0 / max(summary.wallSeconds, 1e-9) }, format: "%.0f"),
+            BenchFigure(
+                key: "cpu_pct", label: "CPU %",
+                value: summary.cpuSeconds.map { 100 * $0 / max(summary.wallSeconds, 1e-9) }, format: "%.0f"),
             BenchFigure(key: "peak_rss_mb", label: "peak RSS MB", value: peakResidentBytes / 1_048_576, format: "%.0f"),
         ].map { figure in
             var f = figure
@@ -108,8 +143,11 @@ public struct SceneRun: Sendable {
 
     /// The figures that depend only on the scene, the seed and the code (not on the machine's speed).
     public static let deterministicKeys: Set<String> = [
-        "centering_rms_deg", "centering_p95_deg", "centering_rms_width_pct", "centering_p95_width_pct", "in_view_pct", "acquire_s", "settle_s",
-        "overshoot_pct", "reversals_per_min", "motor_starts_per_min", "reacquire_s", "speaker_accuracy_pct",
-        "switch_latency_s", "missed_switches", "false_switches", "id_switches", "idf1", "track_rate_pct", "dropped_frames",
+        "centering_rms_deg", "centering_p95_deg", "centering_rms_width_pct", "centering_p95_width_pct", "in_view_pct",
+        "acquire_s", "settle_s",
+        "overshoot_pct", "reversals_per_min", "motor_starts_per_min", "reacquire_s", "out_of_view_s",
+        "end_from_home_deg", "speaker_accuracy_pct",
+        "switch_latency_s", "missed_switches", "false_switches", "id_switches", "idf1", "track_rate_pct",
+        "dropped_frames",
     ]
 }

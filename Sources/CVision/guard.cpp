@@ -1,4 +1,6 @@
 #include "guard.hpp"
+#include <dlfcn.h>
+#include <malloc.h>
 #include <stdexcept>
 
 namespace {
@@ -33,4 +35,20 @@ extern "C" void cvision_set_num_threads(int32_t count) {
         cv::setNumThreads(count);
         return 0;
     });
+}
+
+extern "C" void cvision_trim_heap(void) { malloc_trim(0); }
+
+extern "C" uint64_t cvision_heap_in_use(void) {
+    // When another allocator took over malloc (a sanitizer's runtime, a preloaded jemalloc),
+    // glibc's figures describe almost nothing.
+    static const bool foreign = [] {
+        void *libc = dlopen("libc.so.6", RTLD_NOW | RTLD_NOLOAD);
+        void *glibc_malloc = libc ? dlsym(libc, "malloc") : nullptr;
+        void *used_malloc = dlsym(RTLD_DEFAULT, "malloc");
+        return glibc_malloc && used_malloc && glibc_malloc != used_malloc;
+    }();
+    if (foreign) return UINT64_MAX;
+    struct mallinfo2 info = mallinfo2();
+    return static_cast<uint64_t>(info.uordblks) + static_cast<uint64_t>(info.hblkhd);
 }

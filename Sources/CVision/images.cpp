@@ -1,24 +1,13 @@
 #include "guard.hpp"
-#include <opencv2/imgcodecs.hpp>
+#include "owned_image.hpp"
 #include <opencv2/imgproc.hpp>
 #include <cstring>
 #include <stdexcept>
 
-struct cvision_image {
-    cv::Mat pixels;
-};
 
 using cvs::guarded;
 using cvs::mat;
 using cvs::require;
-
-extern "C" cvision_image *cvision_image_read(const char *path, int32_t gray) {
-    return guarded("image_read", static_cast<cvision_image *>(nullptr), [&]() -> cvision_image * {
-        cv::Mat pixels = cv::imread(path, gray ? cv::IMREAD_GRAYSCALE : cv::IMREAD_COLOR);
-        if (pixels.empty()) throw std::runtime_error(std::string("cannot read image ") + path);
-        return new cvision_image{pixels};
-    });
-}
 
 extern "C" cvision_view cvision_image_view(const cvision_image *image) {
     const cv::Mat &m = image->pixels;
@@ -26,14 +15,6 @@ extern "C" cvision_view cvision_image_view(const cvision_image *image) {
 }
 
 extern "C" void cvision_image_free(cvision_image *image) { delete image; }
-
-extern "C" int32_t cvision_image_write(const char *path, cvision_view image) {
-    return guarded("image_write", CVISION_ERROR, [&] {
-        require(image, "image");
-        if (!cv::imwrite(path, mat(image))) throw std::runtime_error(std::string("cannot write ") + path);
-        return CVISION_OK;
-    });
-}
 
 extern "C" int32_t cvision_resize(cvision_view src, cvision_view dst, int32_t interpolation) {
     return guarded("resize", CVISION_ERROR, [&] {
@@ -162,29 +143,3 @@ extern "C" int32_t cvision_flip_horizontal(cvision_view image) {
     });
 }
 
-extern "C" int32_t cvision_jpeg_round_trip(cvision_view image, int32_t quality) {
-    return guarded("jpeg_round_trip", CVISION_ERROR, [&] {
-        require(image, "image");
-        if (quality < 1 || quality > 100) throw std::invalid_argument("quality outside 1...100");
-        cv::Mat m = mat(image);
-        std::vector<uint8_t> bytes;
-        cv::imencode(".jpg", m, bytes, {cv::IMWRITE_JPEG_QUALITY, quality});
-        cv::Mat decoded = cv::imdecode(bytes, m.channels() == 1 ? cv::IMREAD_GRAYSCALE : cv::IMREAD_COLOR);
-        if (decoded.size() != m.size() || decoded.type() != m.type()) throw std::runtime_error("decoded JPEG differs in shape");
-        decoded.copyTo(m);
-        return CVISION_OK;
-    });
-}
-
-extern "C" int64_t cvision_encode_jpeg(cvision_view image, int32_t quality, uint8_t *out, int64_t capacity) {
-    return guarded("encode_jpeg", int64_t(CVISION_ERROR), [&] {
-        require(image, "image");
-        if (!out || capacity <= 0) throw std::invalid_argument("no output buffer");
-        if (quality < 1 || quality > 100) throw std::invalid_argument("quality outside 1...100");
-        std::vector<uint8_t> bytes;
-        cv::imencode(".jpg", mat(image), bytes, {cv::IMWRITE_JPEG_QUALITY, quality});
-        if (int64_t(bytes.size()) > capacity) throw std::length_error("JPEG larger than the buffer");
-        std::memcpy(out, bytes.data(), bytes.size());
-        return int64_t(bytes.size());
-    });
-}

@@ -15,12 +15,18 @@ public struct CameraCalibration: Sendable, Hashable {
     /// Reads OpenCV's YAML or JSON calibration format (camera_matrix, image_width, image_height).
     public static func load(_ path: String) throws(FrameSourceError) -> CameraCalibration {
         var k = [Double](repeating: 0, count: 9)
-        var width: Int32 = 0, height: Int32 = 0
-        let status = k.withUnsafeMutableBufferPointer { cvision_read_calibration(path, $0.baseAddress, &width, &height) }
-        guard status == 0 else { throw FrameSourceError("calibration \(path): \(String(cString: cvision_last_error()))") }
+        var width: Int32 = 0
+        var height: Int32 = 0
+        let status = k.withUnsafeMutableBufferPointer {
+            cvision_read_calibration(path, $0.baseAddress, &width, &height)
+        }
+        guard status == 0 else {
+            throw FrameSourceError("calibration \(path): \(String(cString: cvision_last_error()))")
+        }
         guard k[0] > 0, k[4] > 0 else { throw FrameSourceError("calibration \(path): focal lengths must be positive") }
-        return CameraCalibration(intrinsics: CameraIntrinsics(fx: k[0], fy: k[4], cx: k[2], cy: k[5]),
-                                 size: PixelSize(width: Int(width), height: Int(height)))
+        return CameraCalibration(
+            intrinsics: CameraIntrinsics(fx: k[0], fy: k[4], cx: k[2], cy: k[5]),
+            size: PixelSize(width: Int(width), height: Int(height)))
     }
 }
 
@@ -45,7 +51,8 @@ public struct CameraIntrinsicsSource: Sendable {
         if let calibration {
             intrinsics = calibration.intrinsics.scaled(from: calibration.size, to: size)
         } else {
-            intrinsics = CameraIntrinsics(horizontalFieldOfView: (fieldOfView ?? Self.defaultFieldOfView) * .pi / 180, size: size)
+            intrinsics = CameraIntrinsics(
+                horizontalFieldOfView: (fieldOfView ?? Self.defaultFieldOfView) * .pi / 180, size: size)
         }
         if let zoom, zoom.minimum > 0, zoom.value > zoom.minimum {
             let factor = Double(zoom.value) / Double(zoom.minimum)

@@ -18,7 +18,10 @@ public final class CaptureThread: Sendable {
     public var sourceCounts: SourceCounts { flags.counts.withLock { $0 } }
 
     /// Starts the thread. `makeSource` runs on it; an error there closes the mailbox with it.
-    public init(name: String = "opendock.capture", makeSource: @escaping @Sendable () throws(FrameSourceError) -> any FrameSource) {
+    public init(
+        name: String = "opendock.capture",
+        makeSource: @escaping @Sendable () throws(FrameSourceError) -> any FrameSource
+    ) {
         let mailbox = self.mailbox
         let flags = self.flags
         let thread = Thread {

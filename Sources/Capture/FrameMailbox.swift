@@ -12,8 +12,16 @@ public final class FrameMailbox: @unchecked Sendable {
     private var postedCount = 0
 
     /// Frames replaced before they were taken, and frames posted in all.
-    public var replaced: Int { condition.lock(); defer { condition.unlock() }; return replacedCount }
-    public var posted: Int { condition.lock(); defer { condition.unlock() }; return postedCount }
+    public var replaced: Int {
+        condition.lock()
+        defer { condition.unlock() }
+        return replacedCount
+    }
+    public var posted: Int {
+        condition.lock()
+        defer { condition.unlock() }
+        return postedCount
+    }
 
     public init() {}
 

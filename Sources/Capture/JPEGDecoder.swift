@@ -12,6 +12,12 @@ public enum DecodeScale: Int, Sendable, CaseIterable, CustomStringConvertible {
 
     /// The scaled length, rounded up as libjpeg-turbo does.
     public func scaled(_ length: Int) -> Int { (length + rawValue - 1) / rawValue }
+
+    /// The coarsest scale that leaves at least `wanted` pixels of `width` (full when none does):
+    /// what a detector with a `wanted`-wide input needs, decoded no larger.
+    public static func coarsest(keeping wanted: Int, of width: Int) -> DecodeScale {
+        allCases.reversed().first { $0.scaled(width) >= wanted } ?? .full
+    }
 }
 
 public enum JPEGError: Error, Sendable, Equatable, CustomStringConvertible {
@@ -39,9 +45,13 @@ public final class JPEGDecoder {
 
     /// Image size stored in the JPEG header.
     public func size(of data: UnsafeRawBufferPointer) throws(JPEGError) -> PixelSize {
-        var width: Int32 = 0, height: Int32 = 0, subsampling: Int32 = 0, colorspace: Int32 = 0
+        var width: Int32 = 0
+        var height: Int32 = 0
+        var subsampling: Int32 = 0
+        var colorspace: Int32 = 0
         let base = data.baseAddress?.assumingMemoryBound(to: UInt8.self)
-        guard tjDecompressHeader3(handle, base, UInt(data.count), &width, &height, &subsampling, &colorspace) == 0 else {
+        guard tjDecompressHeader3(handle, base, UInt(data.count), &width, &height, &subsampling, &colorspace) == 0
+        else {
             let error = message()
             renewHandle()
             throw .invalidHeader(error)
@@ -54,9 +64,13 @@ public final class JPEGDecoder {
         return PixelSize(width: Int(width), height: Int(height))
     }
 
-    /// Decodes at `scale` into BGR or gray. Any warning (damaged data) drops the frame.
-    public func decode(_ data: UnsafeRawBufferPointer, scale: DecodeScale = .full, format: PixelFormat = .bgr,
-                       stamp: FrameStamp) throws(JPEGError) -> Frame {
+    /// Decodes at `scale` into BGR or gray. Any warning (damaged data) drops the frame. With
+    /// `keepingDetail` a frame decoded smaller than the picture keeps a copy of the JPEG, from
+    /// which regions can be decoded in full later (`JPEGDetail`).
+    public func decode(
+        _ data: UnsafeRawBufferPointer, scale: DecodeScale = .full, format: PixelFormat = .bgr,
+        stamp: FrameStamp, keepingDetail: Bool = false
+    ) throws(JPEGError) -> Frame {
         let full = try size(of: data)
         let size = PixelSize(width: scale.scaled(full.width), height: scale.scaled(full.height))
         var frame = Frame(stamp: stamp, width: size.width, height: size.height, format: format)
@@ -64,8 +78,9 @@ public final class JPEGDecoder {
         let base = data.baseAddress?.assumingMemoryBound(to: UInt8.self)
         let rowBytes = Int32(frame.bytesPerRow)
         let status = frame.pixels.withUnsafeMutableBufferPointer { out in
-            tjDecompress2(handle, base, UInt(data.count), out.baseAddress, Int32(size.width), rowBytes,
-                          Int32(size.height), Int32(pixelFormat.rawValue), TJFLAG_FASTDCT)
+            tjDecompress2(
+                handle, base, UInt(data.count), out.baseAddress, Int32(size.width), rowBytes,
+                Int32(size.height), Int32(pixelFormat.rawValue), TJFLAG_FASTDCT)
         }
         // libturbojpeg returns -1 for warnings too (e.g. premature end of data): both are damage.
         if status != 0 {
@@ -73,6 +88,7 @@ public final class JPEGDecoder {
             renewHandle()
             throw .corrupt(error)
         }
+        if keepingDetail && scale != .full { frame.detail = JPEGDetail(copying: data, fullSize: full) }
         return frame
     }
 

@@ -2,35 +2,40 @@ import DockCore
 import Foundation
 
 /// dockctl's verbs for a running dockd, over its control API: status, select, framing,
-/// tracking, move, animate, limits, watch, metrics. `--json` prints the service's own answers.
+/// tracking, move, animate, home, privacy, limits, watch, metrics. `--json` prints the service's
+/// own answers.
 public struct ClientCommand {
-    public static let verbs: Set<String> = ["status", "select", "framing", "tracking", "move", "animate", "limits", "watch", "metrics"]
+    public static let verbs: Set<String> = [
+        "status", "select", "framing", "tracking", "move", "animate", "home", "privacy", "limits", "watch", "metrics",
+    ]
 
     public static let help = """
-    dockctl VERB [--socket PATH | --http HOST:PORT [--token-file FILE]] [--json] …
+        dockctl VERB [--socket PATH | --http HOST:PORT [--token-file FILE]] [--json] …
 
-      status                          what dockd is doing: source, tracking, framing, pose, subjects
-      select --point X,Y              frame the subject under this point (0…1, origin lower left)
-      select --id UUID [--id UUID…]   frame these subjects (ids from status)
-      select --auto                   back to automatic selection
-      framing MODE                    automatic, center, left or right
-      framing --region X,Y,W,H        keep subjects inside this part of the frame (origin upper left)
-      tracking on|off                 system tracking (off: move and animate drive the motors)
-      move --yaw-rate DEG_S [--pitch-rate DEG_S]
-                                      turn at these rates until told otherwise
-      move --stop                     stop the motors
-      move --to YAW,PITCH [--duration S] [--relative]
-                                      go to this orientation (degrees) in S seconds (default 1)
-      animate yes|no|wakeup|kapow     a canned motion
-      limits [--yaw MIN,MAX,SPEED] [--pitch MIN,MAX,SPEED]
-                                      show or narrow the limits (degrees, degrees/s)
-      watch [tracking|motion|accessory|battery|state] [--count N]
-                                      print events as they come (default tracking)
-      metrics                         the Prometheus figures
+          status                          what dockd is doing: source, tracking, framing, pose, subjects
+          select --point X,Y              frame the subject under this point (0…1, origin lower left)
+          select --id UUID [--id UUID…]   frame these subjects (ids from status)
+          select --auto                   back to automatic selection
+          framing MODE                    automatic, center, left or right
+          framing --region X,Y,W,H        keep subjects inside this part of the frame (origin upper left)
+          tracking on|off                 system tracking (off: move and animate drive the motors)
+          move --yaw-rate DEG_S [--pitch-rate DEG_S]
+                                          turn at these rates until told otherwise
+          move --stop                     stop the motors
+          move --to YAW,PITCH [--duration S] [--relative]
+                                          go to this orientation (degrees) in S seconds (default 1)
+          animate yes|no|wakeup|kapow     a canned motion
+          home                            system tracking off, back to the home pose
+          privacy                         system tracking off, the camera turned away and down
+          limits [--yaw MIN,MAX,SPEED] [--pitch MIN,MAX,SPEED]
+                                          show or narrow the limits (degrees, degrees/s)
+          watch [tracking|motion|accessory|battery|state] [--count N]
+                                          print events as they come (default tracking)
+          metrics                         the Prometheus figures
 
-    The socket defaults to $OPENDOCK_SOCKET, else $XDG_RUNTIME_DIR/dockd.sock, else
-    /tmp/dockd-UID.sock, as dockd's.
-    """
+        The socket defaults to $OPENDOCK_SOCKET, else $XDG_RUNTIME_DIR/dockd.sock, else
+        /tmp/dockd-UID.sock, as dockd's.
+        """
 
     let verb: String
     let connection: ControlConnection
@@ -50,11 +55,14 @@ public struct ClientCommand {
                 guard let path = queue.popFirst() else { throw UsageError("--socket needs a path") }
                 endpoint = .unix(path: path)
             case "--http":
-                guard let text = queue.popFirst(), let tcp = ControlEndpoint.parseTCP(text) else { throw UsageError("--http needs [HOST:]PORT") }
+                guard let text = queue.popFirst(), let tcp = ControlEndpoint.parseTCP(text) else {
+                    throw UsageError("--http needs [HOST:]PORT")
+                }
                 endpoint = tcp
             case "--token-file":
                 guard let path = queue.popFirst(), let text = try? String(contentsOfFile: path, encoding: .utf8),
-                      let line = text.split(whereSeparator: \.isNewline).first else {
+                    let line = text.split(whereSeparator: \.isNewline).first
+                else {
                     throw UsageError("--token-file needs a readable file with the token on its first line")
                 }
                 token = line.trimmingCharacters(in: .whitespaces)
@@ -74,7 +82,9 @@ public struct ClientCommand {
         let request = try Self.request(verb, &arguments)
         if let extra = arguments.queue.first { throw UsageError("unexpected argument '\(extra)' for \(verb)") }
         let reply: ControlReply
-        do { reply = try connection.request(request.method, request.path, json: request.body) } catch { return .failure(error) }
+        do { reply = try connection.request(request.method, request.path, json: request.body) } catch {
+            return .failure(error)
+        }
         if let message = reply.errorMessage { return .failure(ControlClientError(message)) }
         if json || verb == "metrics" {
             output(reply.text.trimmingCharacters(in: .newlines))
@@ -101,7 +111,9 @@ public struct ClientCommand {
         mutating func numbers(_ name: String, count: Int) throws(UsageError) -> [Double] {
             let text = try value(name)
             let parts = text.split(separator: ",").compactMap { Double($0) }
-            guard parts.count == count, parts.allSatisfy(\.isFinite) else { throw UsageError("\(name) expects \(count) numbers separated by commas, got '\(text)'") }
+            guard parts.count == count, parts.allSatisfy(\.isFinite) else {
+                throw UsageError("\(name) expects \(count) numbers separated by commas, got '\(text)'")
+            }
             return parts
         }
     }
@@ -118,24 +130,34 @@ public struct ClientCommand {
         case "select":
             return try selectRequest(&arguments)
         case "framing":
-            guard let first = arguments.next() else { throw UsageError("framing needs a mode (automatic, center, left, right) or --region X,Y,W,H") }
+            guard let first = arguments.next() else {
+                throw UsageError("framing needs a mode (automatic, center, left, right) or --region X,Y,W,H")
+            }
             guard first == "--region" else { return ("POST", "/v1/framing", ["mode": first]) }
             let r = try arguments.numbers("--region", count: 4)
             return ("POST", "/v1/region", ["x": r[0], "y": r[1], "width": r[2], "height": r[3]])
         case "tracking":
-            guard let state = arguments.next(), state == "on" || state == "off" else { throw UsageError("tracking needs on or off") }
+            guard let state = arguments.next(), state == "on" || state == "off" else {
+                throw UsageError("tracking needs on or off")
+            }
             return ("POST", "/v1/system-tracking", ["enabled": state == "on"])
         case "move":
             return try moveRequest(&arguments)
         case "animate":
             guard let name = arguments.next() else { throw UsageError("animate needs yes, no, wakeup or kapow") }
             return ("POST", "/v1/animate", ["motion": name])
+        case "home", "privacy":
+            return ("POST", "/v1/preset", ["name": verb])
         case "limits":
             var body: [String: Any] = [:]
             while let option = arguments.next() {
-                guard option == "--yaw" || option == "--pitch" else { throw UsageError("limits takes --yaw or --pitch MIN,MAX,SPEED, not '\(option)'") }
+                guard option == "--yaw" || option == "--pitch" else {
+                    throw UsageError("limits takes --yaw or --pitch MIN,MAX,SPEED, not '\(option)'")
+                }
                 let v = try arguments.numbers(option, count: 3)
-                body[String(option.dropFirst(2))] = ["min": v[0] * radians, "max": v[1] * radians, "maximumSpeed": v[2] * radians]
+                body[String(option.dropFirst(2))] = [
+                    "min": v[0] * radians, "max": v[1] * radians, "maximumSpeed": v[2] * radians,
+                ]
             }
             return body.isEmpty ? ("GET", "/v1/limits", nil) : ("POST", "/v1/limits", body)
         default:
@@ -162,7 +184,12 @@ public struct ClientCommand {
     }
 
     static func moveRequest(_ arguments: inout VerbArguments) throws(UsageError) -> Request {
-        var yawRate: Double?, pitchRate: Double?, to: [Double]?, duration = 1.0, relative = false, stopping = false
+        var yawRate: Double?
+        var pitchRate: Double?
+        var to: [Double]?
+        var duration = 1.0
+        var relative = false
+        var stopping = false
         while let option = arguments.next() {
             switch option {
             case "--yaw-rate": yawRate = try arguments.numbers(option, count: 1)[0]
@@ -171,11 +198,16 @@ public struct ClientCommand {
             case "--duration": duration = try arguments.numbers(option, count: 1)[0]
             case "--relative": relative = true
             case "--stop": stopping = true
-            default: throw UsageError("move takes --yaw-rate, --pitch-rate, --to, --duration, --relative or --stop, not '\(option)'")
+            default:
+                throw UsageError(
+                    "move takes --yaw-rate, --pitch-rate, --to, --duration, --relative or --stop, not '\(option)'")
             }
         }
         if let to {
-            return ("POST", "/v1/orientation", ["yaw": to[0] * radians, "pitch": to[1] * radians, "duration": duration, "relative": relative])
+            return (
+                "POST", "/v1/orientation",
+                ["yaw": to[0] * radians, "pitch": to[1] * radians, "duration": duration, "relative": relative]
+            )
         }
         guard stopping || yawRate != nil || pitchRate != nil else {
             throw UsageError("move needs --yaw-rate/--pitch-rate DEG_S, --to YAW,PITCH or --stop")
@@ -183,18 +215,23 @@ public struct ClientCommand {
         return ("POST", "/v1/velocity", ["yaw": (yawRate ?? 0) * radians, "pitch": (pitchRate ?? 0) * radians])
     }
 
-    private func watch(options: [String], output: (String) -> Void) throws(UsageError) -> Result<Void, ControlClientError> {
+    private func watch(options: [String], output: (String) -> Void) throws(UsageError) -> Result<
+        Void, ControlClientError
+    > {
         var stream = "tracking"
         var count: Int?
         var queue = options[...]
         while let option = queue.popFirst() {
             if option == "--count" {
-                guard let text = queue.popFirst(), let n = Int(text), n > 0 else { throw UsageError("--count needs a positive number") }
+                guard let text = queue.popFirst(), let n = Int(text), n > 0 else {
+                    throw UsageError("--count needs a positive number")
+                }
                 count = n
             } else if ["tracking", "motion", "accessory", "battery", "state"].contains(option) {
                 stream = option
             } else {
-                throw UsageError("watch takes tracking, motion, accessory, battery or state, and --count N; not '\(option)'")
+                throw UsageError(
+                    "watch takes tracking, motion, accessory, battery or state, and --count N; not '\(option)'")
             }
         }
         var seen = 0
@@ -224,11 +261,16 @@ public struct ClientCommand {
 
     static func describeSubject(_ s: [String: Any]) -> String {
         let rect = s["rect"] as? [String: Double] ?? [:]
-        func percent(_ key: String) -> String { (s[key] as? Double).map { String(format: "%3.0f%%", $0 * 100) } ?? "   –" }
-        return String(format: "  %@  %@  rank %@  speaking %@  looking %@  at %.2f,%.2f size %.2fx%.2f",
-                      (s["id"] as? String ?? "?") as NSString, (s["kind"] as? String ?? "?") as NSString,
-                      ((s["saliencyRank"] as? Int).map(String.init) ?? "–") as NSString, percent("speakingConfidence") as NSString,
-                      percent("lookingAtCameraConfidence") as NSString, rect["x"] ?? 0, rect["y"] ?? 0, rect["width"] ?? 0, rect["height"] ?? 0)
+        func percent(_ key: String) -> String {
+            (s[key] as? Double).map { String(format: "%3.0f%%", $0 * 100) } ?? "   –"
+        }
+        return String(
+            format: "  %@  %@  rank %@  speaking %@  looking %@  at %.2f,%.2f size %.2fx%.2f",
+            (s["id"] as? String ?? "?") as NSString, (s["kind"] as? String ?? "?") as NSString,
+            ((s["saliencyRank"] as? Int).map(String.init) ?? "–") as NSString,
+            percent("speakingConfidence") as NSString,
+            percent("lookingAtCameraConfidence") as NSString, rect["x"] ?? 0, rect["y"] ?? 0, rect["width"] ?? 0,
+            rect["height"] ?? 0)
     }
 
     static func describe(_ verb: String, _ o: [String: Any]) -> String {
@@ -245,11 +287,18 @@ public struct ClientCommand {
                 "source      \(session["source"] ?? "?")",
                 "detector    \(session["detector"] ?? "?"), audio \(session["audio"] ?? "off")",
                 "tracking    system tracking \((o["systemTracking"] as? Bool) == true ? "on" : "off"), framing \(o["framingMode"] as? String ?? "?")"
-                    + String(format: ", region %.2f,%.2f %.2fx%.2f", region["x"] ?? 0, region["y"] ?? 0, region["width"] ?? 1, region["height"] ?? 1),
+                    + String(
+                        format: ", region %.2f,%.2f %.2fx%.2f", region["x"] ?? 0, region["y"] ?? 0,
+                        region["width"] ?? 1, region["height"] ?? 1),
                 "pose        yaw \(degrees(positions["yaw"])), pitch \(degrees(positions["pitch"]))",
-                String(format: "figures     %d frames, %.1f fps, %d track calls, %d rate-contract errors", figures["frames"] as? Int ?? 0,
-                       figures["fps"] as? Double ?? 0, figures["trackCalls"] as? Int ?? 0, figures["rateContractErrors"] as? Int ?? 0),
-                "subjects    \(subjects.count)" + ((o["locked"] as? [String]).map { $0.isEmpty ? "" : " (locked: \($0.joined(separator: ", ")))" } ?? ""),
+                String(
+                    format: "figures     %d frames, %.1f fps, %d track calls, %d rate-contract errors",
+                    figures["frames"] as? Int ?? 0,
+                    figures["fps"] as? Double ?? 0, figures["trackCalls"] as? Int ?? 0,
+                    figures["rateContractErrors"] as? Int ?? 0),
+                "subjects    \(subjects.count)"
+                    + ((o["locked"] as? [String]).map { $0.isEmpty ? "" : " (locked: \($0.joined(separator: ", ")))" }
+                        ?? ""),
             ]
             lines += subjects.map(describeSubject)
             return lines.joined(separator: "\n")
@@ -258,15 +307,24 @@ public struct ClientCommand {
         case "framing":
             if let mode = o["framingMode"] as? String { return "framing \(mode)" }
             let r = o["regionOfInterest"] as? [String: Double] ?? [:]
-            return String(format: "region of interest %.2f,%.2f %.2fx%.2f", r["x"] ?? 0, r["y"] ?? 0, r["width"] ?? 0, r["height"] ?? 0)
+            return String(
+                format: "region of interest %.2f,%.2f %.2fx%.2f", r["x"] ?? 0, r["y"] ?? 0, r["width"] ?? 0,
+                r["height"] ?? 0)
         case "tracking":
             return "system tracking \((o["systemTracking"] as? Bool) == true ? "on" : "off")"
         case "move":
-            if let v = o["velocity"] as? [String: Any] { return "turning: yaw \(degrees(v["yaw"]))/s, pitch \(degrees(v["pitch"]))/s" }
+            if let v = o["velocity"] as? [String: Any] {
+                return "turning: yaw \(degrees(v["yaw"]))/s, pitch \(degrees(v["pitch"]))/s"
+            }
             let v = o["orientation"] as? [String: Any] ?? [:]
-            return "moving to yaw \(degrees(v["yaw"])), pitch \(degrees(v["pitch"]))\((o["relative"] as? Bool) == true ? " (relative)" : "")"
+            return
+                "moving to yaw \(degrees(v["yaw"])), pitch \(degrees(v["pitch"]))\((o["relative"] as? Bool) == true ? " (relative)" : "")"
         case "animate":
             return "animating \(o["animation"] as? String ?? "?")"
+        case "home", "privacy":
+            let v = o["orientation"] as? [String: Any] ?? [:]
+            return
+                "system tracking off; going to the \(o["preset"] as? String ?? "?") pose (yaw \(degrees(v["yaw"])), pitch \(degrees(v["pitch"])), within the limits)"
         case "limits":
             return ["yaw", "pitch", "roll"].map { axis in
                 guard let l = o[axis] as? [String: Double] else { return "\(axis)   none" }
@@ -281,16 +339,22 @@ public struct ClientCommand {
         switch name {
         case "tracking":
             let subjects = o["subjects"] as? [[String: Any]] ?? []
-            return "tracking \(subjects.count) subject\(subjects.count == 1 ? "" : "s")" + (subjects.isEmpty ? "" : "\n" + subjects.map(describeSubject).joined(separator: "\n"))
+            return "tracking \(subjects.count) subject\(subjects.count == 1 ? "" : "s")"
+                + (subjects.isEmpty ? "" : "\n" + subjects.map(describeSubject).joined(separator: "\n"))
         case "motion":
-            let p = o["positions"] as? [String: Any] ?? [:], v = o["velocities"] as? [String: Any] ?? [:]
-            return "motion yaw \(degrees(p["yaw"])) pitch \(degrees(p["pitch"]))  rates \(degrees(v["yaw"]))/s \(degrees(v["pitch"]))/s"
+            let p = o["positions"] as? [String: Any] ?? [:]
+            let v = o["velocities"] as? [String: Any] ?? [:]
+            return
+                "motion yaw \(degrees(p["yaw"])) pitch \(degrees(p["pitch"]))  rates \(degrees(v["yaw"]))/s \(degrees(v["pitch"]))/s"
         case "accessory":
-            return "event \(o["event"] as? String ?? "?")" + ((o["id"] as? Int).map { " \($0) \((o["pressed"] as? Bool) == true ? "pressed" : "released")" } ?? "")
+            return "event \(o["event"] as? String ?? "?")"
+                + ((o["id"] as? Int).map { " \($0) \((o["pressed"] as? Bool) == true ? "pressed" : "released")" } ?? "")
                 + ((o["factor"] as? Double).map { String(format: " factor %+.2f", $0) } ?? "")
         case "battery":
-            return String(format: "battery %@ %.0f%% %@%@", (o["name"] as? String ?? "?") as NSString, (o["batteryLevel"] as? Double ?? 0) * 100,
-                          (o["chargeState"] as? String ?? "") as NSString, (o["lowBattery"] as? Bool) == true ? " LOW" : "")
+            return String(
+                format: "battery %@ %.0f%% %@%@", (o["name"] as? String ?? "?") as NSString,
+                (o["batteryLevel"] as? Double ?? 0) * 100,
+                (o["chargeState"] as? String ?? "") as NSString, (o["lowBattery"] as? Bool) == true ? " LOW" : "")
         case "state":
             let accessory = o["accessory"] as? [String: Any] ?? [:]
             return "\(o["state"] as? String ?? "?") \(accessory["name"] as? String ?? "")"
@@ -300,6 +364,6 @@ public struct ClientCommand {
     }
 }
 
-private extension String {
-    var nonEmpty: String? { isEmpty ? nil : self }
+extension String {
+    fileprivate var nonEmpty: String? { isEmpty ? nil : self }
 }

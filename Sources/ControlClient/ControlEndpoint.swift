@@ -34,7 +34,8 @@ public enum ControlEndpoint: Sendable, Equatable, CustomStringConvertible {
 
     /// `HOST:PORT`, `[V6]:PORT` or a bare `PORT` (loopback).
     public static func parseTCP(_ text: String) -> ControlEndpoint? {
-        var host = "127.0.0.1", portText = text
+        var host = "127.0.0.1"
+        var portText = text
         if text.hasPrefix("["), let close = text.firstIndex(of: "]") {
             host = String(text[text.index(after: text.startIndex)..<close])
             let rest = text[text.index(after: close)...]

@@ -19,7 +19,7 @@ package struct HTTPResponseReader {
     package mutating func feed(_ bytes: some Sequence<UInt8>) throws(Failure) -> [UInt8] {
         buffer.append(contentsOf: bytes)
         if status == nil {
-            guard let end = find([13, 10, 13, 10], in: buffer) else {
+            guard let end = buffer.firstRange(of: [13, 10, 13, 10])?.lowerBound else {
                 if buffer.count > 64 * 1024 { throw .malformed("response headers over 64 KiB") }
                 return []
             }
@@ -33,7 +33,8 @@ package struct HTTPResponseReader {
             status = code
             for line in lines {
                 guard let colon = line.firstIndex(of: ":") else { continue }
-                headers[line[..<colon].lowercased()] = line[line.index(after: colon)...].trimmingCharacters(in: .whitespaces)
+                headers[line[..<colon].lowercased()] = line[line.index(after: colon)...].trimmingCharacters(
+                    in: .whitespaces)
             }
             chunked = headers["transfer-encoding"]?.lowercased().contains("chunked") == true
         }
@@ -57,8 +58,9 @@ package struct HTTPResponseReader {
                 buffer.removeFirst(take)
                 chunkLeft = left - take
             } else {
-                guard let end = find([13, 10], in: buffer) else { break }
-                let sizeText = String(decoding: buffer[..<end], as: UTF8.self).split(separator: ";").first.map(String.init) ?? ""
+                guard let end = buffer.firstRange(of: [13, 10])?.lowerBound else { break }
+                let sizeText =
+                    String(decoding: buffer[..<end], as: UTF8.self).split(separator: ";").first.map(String.init) ?? ""
                 guard let size = Int(sizeText.trimmingCharacters(in: .whitespaces), radix: 16), size >= 0 else {
                     throw .malformed("bad chunk size '\(sizeText)'")
                 }
@@ -67,13 +69,5 @@ package struct HTTPResponseReader {
             }
         }
         return body
-    }
-
-    private func find(_ needle: [UInt8], in haystack: [UInt8]) -> Int? {
-        guard haystack.count >= needle.count else { return nil }
-        for i in 0...(haystack.count - needle.count) where haystack[i] == needle[0] {
-            if Array(haystack[i..<(i + needle.count)]) == needle { return i }
-        }
-        return nil
     }
 }

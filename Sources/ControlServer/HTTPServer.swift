@@ -21,16 +21,21 @@ public final class HTTPServer: @unchecked Sendable {
     private var unmanagedSelf: Unmanaged<HTTPServer>?
 
     /// Listens on `endpoint` and serves until `stop`.
-    public init(endpoint: ControlEndpoint, maximumBodySize: Int = 64 * 1024, connectionLimit: Int = 64,
-                handler: @escaping Handler) throws(SessionError) {
+    public init(
+        endpoint: ControlEndpoint, maximumBodySize: Int = 64 * 1024, connectionLimit: Int = 64,
+        handler: @escaping Handler
+    ) throws(SessionError) {
         let socket = try ListeningSocket.open(endpoint)
         self.endpoint = socket.endpoint
         self.maximumBodySize = maximumBodySize
         self.handler = handler
         if case .tcp = endpoint { overTCP = true } else { overTCP = false }
         let context = Unmanaged.passRetained(self)
-        guard let started = cmicrohttpd_start(socket.descriptor.rawValue, UInt32(connectionLimit), 60, accessHandler,
-                                               context.toOpaque(), requestCompleted) else {
+        guard
+            let started = cmicrohttpd_start(
+                socket.descriptor.rawValue, UInt32(connectionLimit), 60, accessHandler,
+                context.toOpaque(), requestCompleted)
+        else {
             context.release()
             socket.descriptor.close()
             throw SessionError("the HTTP server could not start on \(endpoint)")
@@ -103,35 +108,89 @@ private func queryArguments(_ connection: OpaquePointer?) -> [String: String] {
     let box = Box()
     let unmanaged = Unmanaged.passRetained(box)
     defer { unmanaged.release() }
-    _ = MHD_get_connection_values(connection, .GET_ARGUMENT_KIND, { cls, _, key, value in
-        guard let cls, let key else { return .YES }
-        Unmanaged<Box>.fromOpaque(cls).takeUnretainedValue().values[String(cString: key)] = value.map { String(cString: $0) } ?? ""
-        return .YES
-    }, unmanaged.toOpaque())
+    _ = MHD_get_connection_values(
+        connection, .GET_ARGUMENT_KIND,
+        { cls, _, key, value in
+            guard let cls, let key else { return .YES }
+            Unmanaged<Box>.fromOpaque(cls).takeUnretainedValue().values[String(cString: key)] =
+                value.map { String(cString: $0) } ?? ""
+            return .YES
+        }, unmanaged.toOpaque())
     return box.values
+}
+
+/// An upgraded connection's protocol, kept until libmicrohttpd hands over the socket.
+private final class UpgradeHandoff {
+    let run: @Sendable (UpgradedConnection) -> Void
+    let closing: Protected<Bool>
+    init(run: @escaping @Sendable (UpgradedConnection) -> Void, closing: Protected<Bool>) {
+        self.run = run
+        self.closing = closing
+    }
+}
+
+/// Linux's `struct ucred` (pid, uid, gid), which Glibc's module hides behind _GNU_SOURCE.
+private struct PeerCredentials {
+    var pid: Int32 = 0
+    var uid: UInt32 = 0
+    var gid: UInt32 = 0
+}
+
+/// The process at the other end of a Unix socket (SO_PEERCRED); nil over TCP.
+private func peerProcess(of socket: Int32) -> Int32? {
+    var credentials = PeerCredentials()
+    var length = socklen_t(MemoryLayout<PeerCredentials>.size)
+    guard getsockopt(socket, SOL_SOCKET, SO_PEERCRED, &credentials, &length) == 0, credentials.pid > 0 else {
+        return nil
+    }
+    return credentials.pid
 }
 
 private func send(_ response: HTTPResponse, on connection: OpaquePointer?, closing: Protected<Bool>) -> MHD_Result {
     let made: OpaquePointer?
     switch response.body {
+    case .upgrade(let protocolName, let run):
+        // Retained until the socket is handed over; released there (or here, if never made).
+        let handoff = Unmanaged.passRetained(UpgradeHandoff(run: run, closing: closing))
+        made = MHD_create_response_for_upgrade(
+            { cls, _, _, extra, extraSize, socket, handle in
+                guard let cls else { return }
+                let handoff = Unmanaged<UpgradeHandoff>.fromOpaque(cls).takeRetainedValue()
+                let pending = extra.map { Array(UnsafeRawBufferPointer(start: $0, count: extraSize)) } ?? []
+                let closing = handoff.closing
+                handoff.run(
+                    UpgradedConnection(
+                        descriptor: FileDescriptor(rawValue: socket), pending: pending,
+                        peerProcess: peerProcess(of: socket), closing: { closing.withLock { $0 } }))
+                _ = cmicrohttpd_close_upgraded(handle)
+            }, handoff.toOpaque())
+        if made == nil { handoff.release() }
+        if let made {
+            MHD_add_response_header(made, "Upgrade", protocolName)
+            MHD_add_response_header(made, "Connection", "Upgrade")
+        }
     case .bytes(let bytes):
         made = bytes.withUnsafeBytes { raw in
-            MHD_create_response_from_buffer(raw.count, UnsafeMutableRawPointer(mutating: raw.baseAddress), .RESPMEM_MUST_COPY)
+            MHD_create_response_from_buffer(
+                raw.count, UnsafeMutableRawPointer(mutating: raw.baseAddress), .RESPMEM_MUST_COPY)
         }
     case .stream(let stream):
         let pump = Unmanaged.passRetained(StreamPump(stream: stream, closing: closing))
-        made = MHD_create_response_from_callback(cmicrohttpd_size_unknown(), 32 * 1024, { cls, _, buffer, maximum in
-            guard let cls, let buffer else { return cmicrohttpd_end_with_error() }
-            return Unmanaged<StreamPump>.fromOpaque(cls).takeUnretainedValue().read(into: buffer, maximum: maximum)
-        }, pump.toOpaque(), { cls in
-            guard let cls else { return }
-            let pump = Unmanaged<StreamPump>.fromOpaque(cls).takeRetainedValue()
-            pump.stream.close()
-        })
+        made = MHD_create_response_from_callback(
+            cmicrohttpd_size_unknown(), 32 * 1024,
+            { cls, _, buffer, maximum in
+                guard let cls, let buffer else { return cmicrohttpd_end_with_error() }
+                return Unmanaged<StreamPump>.fromOpaque(cls).takeUnretainedValue().read(into: buffer, maximum: maximum)
+            }, pump.toOpaque(),
+            { cls in
+                guard let cls else { return }
+                let pump = Unmanaged<StreamPump>.fromOpaque(cls).takeRetainedValue()
+                pump.stream.close()
+            })
         if made == nil { pump.release() }
     }
     guard let made else { return .NO }
-    MHD_add_response_header(made, "Content-Type", response.contentType)
+    if case .upgrade = response.body {} else { MHD_add_response_header(made, "Content-Type", response.contentType) }
     MHD_add_response_header(made, "Cache-Control", "no-store")
     for (name, value) in response.headers { MHD_add_response_header(made, name, value) }
     let queued = MHD_queue_response(connection, UInt32(response.status), made)
@@ -141,14 +200,19 @@ private func send(_ response: HTTPResponse, on connection: OpaquePointer?, closi
 
 /// libmicrohttpd's access handler: called once with the headers, then with each piece of the
 /// body, then once more with none left.
-private let accessHandler: MHD_AccessHandlerCallback = { cls, connection, url, method, _, uploadData, uploadSize, requestContext in
+private let accessHandler: MHD_AccessHandlerCallback = {
+    cls, connection, url, method, _, uploadData, uploadSize, requestContext in
     guard let cls, let requestContext else { return .NO }
     let server = Unmanaged<HTTPServer>.fromOpaque(cls).takeUnretainedValue()
     guard let body = requestContext.pointee.map({ Unmanaged<RequestBody>.fromOpaque($0).takeUnretainedValue() }) else {
         // First call: the headers. A body announced too large is refused before it is read.
-        if let length = lookup(connection, .HEADER_KIND, "Content-Length").flatMap({ Int($0) }), length > server.maximumBodySize {
-            return send(.error(413, "request body of \(length) bytes is over the \(server.maximumBodySize)-byte limit; send less"),
-                        on: connection, closing: server.closing)
+        if let length = lookup(connection, .HEADER_KIND, "Content-Length").flatMap({ Int($0) }),
+            length > server.maximumBodySize
+        {
+            return send(
+                .error(
+                    413, "request body of \(length) bytes is over the \(server.maximumBodySize)-byte limit; send less"),
+                on: connection, closing: server.closing)
         }
         requestContext.pointee = Unmanaged.passRetained(RequestBody()).toOpaque()
         return .YES
@@ -168,16 +232,19 @@ private let accessHandler: MHD_AccessHandlerCallback = { cls, connection, url, m
         return .YES
     }
     if body.tooLarge {
-        return send(.error(413, "request body is over the \(server.maximumBodySize)-byte limit; send less"), on: connection, closing: server.closing)
+        return send(
+            .error(413, "request body is over the \(server.maximumBodySize)-byte limit; send less"), on: connection,
+            closing: server.closing)
     }
     let rawURL = url.map { String(cString: $0) } ?? "/"
     let path = rawURL.split(separator: "?", maxSplits: 1).first.map(String.init) ?? "/"
     var headers: [String: String] = [:]
-    for name in ["Authorization", "Accept", "Content-Type", "Host"] {
+    for name in ["Authorization", "Accept", "Content-Type", "Host", "Upgrade", "Connection"] {
         if let value = lookup(connection, .HEADER_KIND, name) { headers[name.lowercased()] = value }
     }
-    let request = HTTPRequest(method: method.map { String(cString: $0) } ?? "GET", path: path, query: queryArguments(connection),
-                              headers: headers, body: body.bytes, overTCP: server.overTCP)
+    let request = HTTPRequest(
+        method: method.map { String(cString: $0) } ?? "GET", path: path, query: queryArguments(connection),
+        headers: headers, body: body.bytes, overTCP: server.overTCP)
     return send(server.handler(request), on: connection, closing: server.closing)
 }
 

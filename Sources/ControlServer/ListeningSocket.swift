@@ -23,7 +23,8 @@ struct ListeningSocket {
         let capacity = MemoryLayout.size(ofValue: address.sun_path)
         let bytes = Array(path.utf8)
         guard !bytes.isEmpty, bytes.count < capacity else {
-            throw SessionError("control socket path \(path) is longer than \(capacity - 1) bytes; choose a shorter --control-socket")
+            throw SessionError(
+                "control socket path \(path) is longer than \(capacity - 1) bytes; choose a shorter --control-socket")
         }
         withUnsafeMutableBytes(of: &address.sun_path) { raw in
             for (i, b) in bytes.enumerated() { raw[i] = b }
@@ -34,7 +35,8 @@ struct ListeningSocket {
                 throw SessionError("\(path) exists and is not a socket; remove it or choose another --control-socket")
             }
             if ControlConnection.isAnswering(path) {
-                throw SessionError("another dockd is already serving \(path); stop it or choose another --control-socket")
+                throw SessionError(
+                    "another dockd is already serving \(path); stop it or choose another --control-socket")
             }
             unlink(path)  // left behind by a dockd that did not exit cleanly
         }
@@ -44,7 +46,9 @@ struct ListeningSocket {
         }
         let listening = withUnsafePointer(to: &address) {
             $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { pointer in
-                Result { () throws(Errno) in try fd.listen(at: pointer, length: socklen_t(MemoryLayout<sockaddr_un>.size)) }
+                Result { () throws(Errno) in
+                    try fd.listen(at: pointer, length: socklen_t(MemoryLayout<sockaddr_un>.size))
+                }
             }
         }
         if case .failure(let error) = listening {
@@ -63,7 +67,8 @@ struct ListeningSocket {
         let name = host == "localhost" ? "127.0.0.1" : host
         let status = getaddrinfo(name, String(port), &hints, &found)
         guard status == 0, let info = found else {
-            throw SessionError("--http \(host): not an address this machine has (\(String(cString: gai_strerror(status))))")
+            throw SessionError(
+                "--http \(host): not an address this machine has (\(String(cString: gai_strerror(status))))")
         }
         defer { freeaddrinfo(found) }
         let fd: FileDescriptor
@@ -74,7 +79,8 @@ struct ListeningSocket {
         setsockopt(fd.rawValue, SOL_SOCKET, SO_REUSEADDR, &yes, socklen_t(MemoryLayout<Int32>.size))
         do { try fd.listen(at: info.pointee.ai_addr, length: info.pointee.ai_addrlen) } catch {
             fd.close()
-            throw SessionError("cannot listen on \(ControlEndpoint.tcp(host: host, port: port)): \(error); choose another --http port")
+            throw SessionError(
+                "cannot listen on \(ControlEndpoint.tcp(host: host, port: port)): \(error); choose another --http port")
         }
         var bound = sockaddr_storage()
         var length = socklen_t(MemoryLayout<sockaddr_storage>.size)

@@ -4,125 +4,129 @@
 /// was opened with one).
 enum StatusPage {
     static let html = #"""
-    <!doctype html>
-    <html lang="en">
-    <head>
-    <meta charset="utf-8">
-    <title>OpenDock</title>
-    <style>
-      body { font: 14px system-ui, sans-serif; margin: 1em; background: #111; color: #eee; }
-      main { display: flex; gap: 1em; flex-wrap: wrap; }
-      #preview { max-width: 100%; width: 720px; background: #000; }
-      table { border-collapse: collapse; }
-      td, th { padding: 2px 8px; border-bottom: 1px solid #333; text-align: right; }
-      th:first-child, td:first-child { text-align: left; }
-      .speaking { color: #4c4; font-weight: bold; }
-      .error { color: #f66; }
-      fieldset { border: 1px solid #333; margin-bottom: 1em; }
-    </style>
-    </head>
-    <body>
-    <h1>OpenDock <span id="accessory">…</span></h1>
-    <p id="connection">connecting…</p>
-    <p id="state"></p>
-    <main>
-      <section><img id="preview" alt="live preview"></section>
-      <section>
-        <fieldset>
-          <legend>Tracking</legend>
-          <label><input type="checkbox" id="system-tracking"> system tracking</label><br>
-          <label>framing <select id="framing-mode">
-            <option>automatic</option><option>center</option><option>left</option><option>right</option>
-          </select></label>
-          <button id="automatic-selection">automatic subject</button>
-          <p id="message"></p>
-        </fieldset>
-        <table id="subjects">
-          <thead><tr><th>subject</th><th>kind</th><th>saliency</th><th>speaking</th><th>looking</th></tr></thead>
-          <tbody></tbody>
-        </table>
-        <p id="figures"></p>
-      </section>
-    </main>
-    <script>
-    const token = new URLSearchParams(location.search).get("token");
-    const url = (path) => token ? path + "?token=" + encodeURIComponent(token) : path;
-    const $ = (id) => document.getElementById(id);
-    const percent = (v) => v == null ? "–" : Math.round(v * 100) + " %";
+        <!doctype html>
+        <html lang="en">
+        <head>
+        <meta charset="utf-8">
+        <title>OpenDock</title>
+        <style>
+          body { font: 14px system-ui, sans-serif; margin: 1em; background: #111; color: #eee; }
+          main { display: flex; gap: 1em; flex-wrap: wrap; }
+          #preview { max-width: 100%; width: 720px; background: #000; }
+          table { border-collapse: collapse; }
+          td, th { padding: 2px 8px; border-bottom: 1px solid #333; text-align: right; }
+          th:first-child, td:first-child { text-align: left; }
+          .speaking { color: #4c4; font-weight: bold; }
+          .error { color: #f66; }
+          fieldset { border: 1px solid #333; margin-bottom: 1em; }
+        </style>
+        </head>
+        <body>
+        <h1>OpenDock <span id="accessory">…</span></h1>
+        <p id="connection">connecting…</p>
+        <p id="state"></p>
+        <main>
+          <section><img id="preview" alt="live preview"></section>
+          <section>
+            <fieldset>
+              <legend>Tracking</legend>
+              <label><input type="checkbox" id="system-tracking"> system tracking</label><br>
+              <label>framing <select id="framing-mode">
+                <option>automatic</option><option>center</option><option>left</option><option>right</option>
+              </select></label>
+              <button id="automatic-selection">automatic subject</button>
+              <button id="home">home</button>
+              <button id="privacy">privacy</button>
+              <p id="message"></p>
+            </fieldset>
+            <table id="subjects">
+              <thead><tr><th>subject</th><th>kind</th><th>saliency</th><th>speaking</th><th>looking</th></tr></thead>
+              <tbody></tbody>
+            </table>
+            <p id="figures"></p>
+          </section>
+        </main>
+        <script>
+        const token = new URLSearchParams(location.search).get("token");
+        const url = (path) => token ? path + "?token=" + encodeURIComponent(token) : path;
+        const $ = (id) => document.getElementById(id);
+        const percent = (v) => v == null ? "–" : Math.round(v * 100) + " %";
 
-    async function post(path, body) {
-      const reply = await fetch(url(path), { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(body) });
-      const answer = await reply.json();
-      $("message").textContent = reply.ok ? "" : answer.error;
-      $("message").className = reply.ok ? "" : "error";
-      refresh();
-    }
-
-    function showSubjects(subjects, locked) {
-      const rows = subjects.map((s) => {
-        const tr = document.createElement("tr");
-        tr.className = "subject" + ((s.speakingConfidence || 0) >= 0.7 ? " speaking" : "");
-        tr.dataset.id = s.id;
-        for (const value of [s.id.slice(0, 8) + (locked.includes(s.id) ? " (locked)" : ""), s.kind,
-                             s.saliencyRank ?? "–", percent(s.speakingConfidence), percent(s.lookingAtCameraConfidence)]) {
-          const td = document.createElement("td");
-          td.textContent = value;
-          tr.appendChild(td);
+        async function post(path, body) {
+          const reply = await fetch(url(path), { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(body) });
+          const answer = await reply.json();
+          $("message").textContent = reply.ok ? "" : answer.error;
+          $("message").className = reply.ok ? "" : "error";
+          refresh();
         }
-        tr.onclick = () => post("/v1/select", { ids: [s.id] });
-        return tr;
-      });
-      $("subjects").tBodies[0].replaceChildren(...rows);
-    }
 
-    let locked = [];
-    function show(status) {
-        $("accessory").textContent = status.accessory.name;
-        $("connection").textContent = "connected: " + (status.session.source || "");
-        $("system-tracking").checked = status.systemTracking;
-        $("framing-mode").value = status.framingMode;
-        $("state").textContent = "system tracking " + (status.systemTracking ? "on" : "off") + ", framing " + status.framingMode
-          + ", " + status.subjects.length + " subject" + (status.subjects.length == 1 ? "" : "s");
-        locked = status.locked;
-        showSubjects(status.subjects, locked);
-        $("figures").textContent = status.figures.frames + " frames, " + status.figures.fps.toFixed(1) + " fps, "
-          + status.figures.trackCalls + " track calls";
-    }
-    async function refresh() {
-      try {
-        const reply = await fetch(url("/v1/status"));
-        const status = await reply.json();
-        if (!reply.ok) throw status.error;
-        show(status);
-      } catch (e) {
-        $("connection").textContent = "not connected: " + e;
-      }
-    }
-    // The first state is fetched before the page finishes loading, so it is there when shown.
-    function firstState() {
-      const request = new XMLHttpRequest();
-      try {
-        request.open("GET", url("/v1/status"), false);
-        request.send();
-        const status = JSON.parse(request.responseText);
-        if (request.status != 200) throw status.error;
-        show(status);
-      } catch (e) {
-        $("connection").textContent = "not connected: " + e;
-      }
-    }
+        function showSubjects(subjects, locked) {
+          const rows = subjects.map((s) => {
+            const tr = document.createElement("tr");
+            tr.className = "subject" + ((s.speakingConfidence || 0) >= 0.7 ? " speaking" : "");
+            tr.dataset.id = s.id;
+            for (const value of [s.id.slice(0, 8) + (locked.includes(s.id) ? " (locked)" : ""), s.kind,
+                                 s.saliencyRank ?? "–", percent(s.speakingConfidence), percent(s.lookingAtCameraConfidence)]) {
+              const td = document.createElement("td");
+              td.textContent = value;
+              tr.appendChild(td);
+            }
+            tr.onclick = () => post("/v1/select", { ids: [s.id] });
+            return tr;
+          });
+          $("subjects").tBodies[0].replaceChildren(...rows);
+        }
 
-    $("system-tracking").onchange = (e) => post("/v1/system-tracking", { enabled: e.target.checked });
-    $("framing-mode").onchange = (e) => post("/v1/framing", { mode: e.target.value });
-    $("automatic-selection").onclick = () => post("/v1/select", { ids: [] });
-    const events = new EventSource(url("/v1/events/tracking"));
-    events.addEventListener("tracking", (e) => showSubjects(JSON.parse(e.data).subjects, locked));
-    firstState();
-    setInterval(refresh, 1000);
-    // The preview starts once the page has loaded (a never-ending image would hold the load event).
-    window.addEventListener("load", () => { $("preview").src = url("/v1/preview.mjpeg"); });
-    </script>
-    </body>
-    </html>
-    """#
+        let locked = [];
+        function show(status) {
+            $("accessory").textContent = status.accessory.name;
+            $("connection").textContent = "connected: " + (status.session.source || "");
+            $("system-tracking").checked = status.systemTracking;
+            $("framing-mode").value = status.framingMode;
+            $("state").textContent = "system tracking " + (status.systemTracking ? "on" : "off") + ", framing " + status.framingMode
+              + ", " + status.subjects.length + " subject" + (status.subjects.length == 1 ? "" : "s");
+            locked = status.locked;
+            showSubjects(status.subjects, locked);
+            $("figures").textContent = status.figures.frames + " frames, " + status.figures.fps.toFixed(1) + " fps, "
+              + status.figures.trackCalls + " track calls";
+        }
+        async function refresh() {
+          try {
+            const reply = await fetch(url("/v1/status"));
+            const status = await reply.json();
+            if (!reply.ok) throw status.error;
+            show(status);
+          } catch (e) {
+            $("connection").textContent = "not connected: " + e;
+          }
+        }
+        // The first state is fetched before the page finishes loading, so it is there when shown.
+        function firstState() {
+          const request = new XMLHttpRequest();
+          try {
+            request.open("GET", url("/v1/status"), false);
+            request.send();
+            const status = JSON.parse(request.responseText);
+            if (request.status != 200) throw status.error;
+            show(status);
+          } catch (e) {
+            $("connection").textContent = "not connected: " + e;
+          }
+        }
+
+        $("system-tracking").onchange = (e) => post("/v1/system-tracking", { enabled: e.target.checked });
+        $("framing-mode").onchange = (e) => post("/v1/framing", { mode: e.target.value });
+        $("automatic-selection").onclick = () => post("/v1/select", { ids: [] });
+        $("home").onclick = () => post("/v1/preset", { name: "home" });
+        $("privacy").onclick = () => post("/v1/preset", { name: "privacy" });
+        const events = new EventSource(url("/v1/events/tracking"));
+        events.addEventListener("tracking", (e) => showSubjects(JSON.parse(e.data).subjects, locked));
+        firstState();
+        setInterval(refresh, 1000);
+        // The preview starts once the page has loaded (a never-ending image would hold the load event).
+        window.addEventListener("load", () => { $("preview").src = url("/v1/preview.mjpeg"); });
+        </script>
+        </body>
+        </html>
+        """#
 }

@@ -76,7 +76,9 @@ public enum DockdConfigFile {
                 for (key, option) in section.keys {
                     guard fields.has(key.name) else { continue }
                     let keyPath = fields.child(key.name)
-                    guard let tokens = try tokens(for: key, option: option, in: fields, directory: directory) else { continue }
+                    guard let tokens = try tokens(for: key, option: option, in: fields, directory: directory) else {
+                        continue
+                    }
                     // Checked alone, so that a bad value is reported against its key.
                     do { _ = try DockdOptions.parseCommandLine(tokens, checkCombinations: false) } catch {
                         throw JSONFieldError(path: keyPath, problem: error.message)
@@ -92,14 +94,18 @@ public enum DockdConfigFile {
         return out
     }
 
-    private static func tokens(for key: DockdOption.ConfigKey, option: String, in fields: JSONFields,
-                               directory: String) throws(JSONFieldError) -> [String]? {
+    private static func tokens(
+        for key: DockdOption.ConfigKey, option: String, in fields: JSONFields,
+        directory: String
+    ) throws(JSONFieldError) -> [String]? {
         switch key.kind {
         case .value:
             return [option, try fields.scalar(key.name)]
         case .path:
             guard let text = try fields.string(key.name) else { return nil }
-            return [option, text.hasPrefix("/") ? text : URL(fileURLWithPath: directory).appendingPathComponent(text).path]
+            return [
+                option, text.hasPrefix("/") ? text : URL(fileURLWithPath: directory).appendingPathComponent(text).path,
+            ]
         case .flag:
             return try fields.bool(key.name) == true ? [option] : nil
         case .negatedFlag:
@@ -109,7 +115,8 @@ public enum DockdConfigFile {
             var names: [String] = []
             for (index, item) in list.enumerated() {
                 guard let name = item as? String, !name.isEmpty, !name.contains(",") else {
-                    throw JSONFieldError(path: "\(fields.child(key.name))[\(index)]", problem: "expects a name such as \"cat\"")
+                    throw JSONFieldError(
+                        path: "\(fields.child(key.name))[\(index)]", problem: "expects a name such as \"cat\"")
                 }
                 names.append(name)
             }

@@ -39,16 +39,23 @@ struct DockdOption: Sendable {
     let apply: Apply
 
     /// An option that takes a value.
-    init(_ name: String, _ value: String, _ group: Group, help: [String], key: ConfigKey? = nil, apply: @escaping Apply) {
+    init(_ name: String, _ value: String, _ group: Group, help: [String], key: ConfigKey? = nil, apply: @escaping Apply)
+    {
         self.init(name, value: value, group, aliases: [], help: help, key: key, apply: apply)
     }
 
     /// A flag.
-    init(_ name: String, _ group: Group, aliases: [String] = [], help: [String], key: ConfigKey? = nil, apply: @escaping Apply) {
+    init(
+        _ name: String, _ group: Group, aliases: [String] = [], help: [String], key: ConfigKey? = nil,
+        apply: @escaping Apply
+    ) {
         self.init(name, value: nil, group, aliases: aliases, help: help, key: key, apply: apply)
     }
 
-    private init(_ name: String, value: String?, _ group: Group, aliases: [String], help: [String], key: ConfigKey?, apply: @escaping Apply) {
+    private init(
+        _ name: String, value: String?, _ group: Group, aliases: [String], help: [String], key: ConfigKey?,
+        apply: @escaping Apply
+    ) {
         self.name = name
         self.value = value
         self.group = group
@@ -71,7 +78,9 @@ struct DockdOption: Sendable {
         let gutter = 24
         var lines: [String] = []
         for option in all where option.group == group {
-            let label = ([option.name] + option.aliases).reversed().joined(separator: ", ") + (option.value.map { " " + $0 } ?? "")
+            let label =
+                ([option.name] + option.aliases).reversed().joined(separator: ", ")
+                + (option.value.map { " " + $0 } ?? "")
             var help = option.help
             if label.count < gutter {
                 lines.append("  " + label.padding(toLength: gutter, withPad: " ", startingAt: 0) + help.removeFirst())
@@ -98,17 +107,24 @@ struct DockdOption: Sendable {
 enum OptionValue {
     static func number(_ text: String, _ name: String, in range: ClosedRange<Double>) throws(UsageError) -> Double {
         guard let v = Double(text), v.isFinite else { throw UsageError("\(name) expects a number, got '\(text)'") }
-        guard range.contains(v) else { throw UsageError("\(name) must be between \(format(range.lowerBound)) and \(format(range.upperBound)), got \(text)") }
+        guard range.contains(v) else {
+            throw UsageError(
+                "\(name) must be between \(format(range.lowerBound)) and \(format(range.upperBound)), got \(text)")
+        }
         return v
     }
 
     static func integer(_ text: String, _ name: String, in range: ClosedRange<Int>) throws(UsageError) -> Int {
         guard let v = Int(text) else { throw UsageError("\(name) expects a whole number, got '\(text)'") }
-        guard range.contains(v) else { throw UsageError("\(name) must be between \(range.lowerBound) and \(range.upperBound), got \(text)") }
+        guard range.contains(v) else {
+            throw UsageError("\(name) must be between \(range.lowerBound) and \(range.upperBound), got \(text)")
+        }
         return v
     }
 
-    static func size(_ text: String, width: ClosedRange<Int>, height: ClosedRange<Int>, or message: String) throws(UsageError) -> PixelSize {
+    static func size(_ text: String, width: ClosedRange<Int>, height: ClosedRange<Int>, or message: String)
+        throws(UsageError) -> PixelSize
+    {
         guard let size = PixelSize(parsing: text), width.contains(size.width), height.contains(size.height) else {
             throw UsageError("\(message), got '\(text)'")
         }
@@ -116,9 +132,19 @@ enum OptionValue {
     }
 
     /// One of a fixed set of names.
-    static func choice<T: RawRepresentable>(_ text: String, _ type: T.Type, or message: String) throws(UsageError) -> T where T.RawValue == String {
+    static func choice<T: RawRepresentable>(_ text: String, _ type: T.Type, or message: String) throws(UsageError) -> T
+    where T.RawValue == String {
         guard let v = T(rawValue: text) else { throw UsageError("\(message), got '\(text)'") }
         return v
+    }
+
+    /// "YAW,PITCH" in degrees → a pose in radians (x = pitch, y = yaw).
+    static func pose(_ text: String, _ name: String) throws(UsageError) -> Vector3D {
+        let parts = text.split(separator: ",").map { Double($0.trimmingCharacters(in: .whitespaces)) }
+        guard parts.count == 2, let yaw = parts[0], let pitch = parts[1], abs(yaw) <= 180, abs(pitch) <= 90 else {
+            throw UsageError("\(name) expects YAW,PITCH in degrees, e.g. 0,-5 (yaw within ±180, pitch within ±90)")
+        }
+        return Vector3D(x: pitch * .pi / 180, y: yaw * .pi / 180, z: 0)
     }
 
     static func format(_ v: Double) -> String { v == v.rounded() ? String(Int(v)) : String(v) }

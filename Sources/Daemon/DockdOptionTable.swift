@@ -1,74 +1,166 @@
 import Audio
+import Control
 import ControlClient
 import DockCore
 import DockKit
 import Foundation
-import Motion
 import Perception
 import Pipeline
 
 extension DockdOption {
     /// Every option, in `--help`'s order.
     static let all: [DockdOption] = [
-        DockdOption("--demo", .source,
-                    help: ["run on the generated demo scene (the default)"],
-                    key: .init(section: "source", name: "demo", kind: .flag, summary: "`true` runs the demo scene")) { o, _ in o.configuration.source = .demo },
-        DockdOption("--source", "FILE", .source,
-                    help: ["a recorded video: MJPEG AVI, MP4/H.264, MKV, anything FFmpeg reads"],
-                    key: .init(section: "source", name: "file", kind: .path, summary: "a recording (path)")) { o, v in o.configuration.source = .file(v) },
-        DockdOption("--camera", "DEVICE", .source,
-                    help: ["a live V4L2 camera: /dev/videoN or a stable /dev/v4l/by-id/… name", "(see dockctl devices); reopened when it comes back after an unplug"],
-                    key: .init(section: "source", name: "camera", kind: .value, summary: "V4L2 device or stable name")) { o, v in o.configuration.source = .camera(v) },
-        DockdOption("--size", "WxH", .source,
-                    help: ["size asked of the camera (default 1280x720; MJPEG preferred)"],
-                    key: .init(section: "source", name: "size", kind: .value, summary: "`\"1280x720\"`: size asked of the camera")) { o, v in o.configuration.captureSize = try OptionValue.size(v, width: 16...8192, height: 16...8192, or: "--size expects WIDTHxHEIGHT") },
-        DockdOption("--fps", "N", .source,
-                    help: ["frame rate asked of the camera (default 30)"],
-                    key: .init(section: "source", name: "fps", kind: .value, summary: "frames per second asked of the camera")) { o, v in o.configuration.captureFrameRate = try OptionValue.number(v, "--fps", in: 1...240) },
-        DockdOption("--calibration", "FILE", .source,
-                    help: ["OpenCV calibration (YAML or JSON) for the camera's intrinsics"],
-                    key: .init(section: "source", name: "calibration", kind: .path, summary: "OpenCV calibration file (path)")) { o, v in o.configuration.calibrationFile = v },
-        DockdOption("--hfov", "DEG", .source,
-                    help: ["horizontal field of view of the recording (default 90) or of the", "camera when there is no calibration (default 70)"],
-                    key: .init(section: "source", name: "hfov_deg", kind: .value, summary: "field of view of the recording or camera")) { o, v in o.configuration.sourceFieldOfView = try OptionValue.number(v, "--hfov", in: 10...170) },
-        DockdOption("--media", "DIR", .source,
-                    help: ["photos for the demo scene (default ./.cache/media or $OPENDOCK_MEDIA)"],
-                    key: .init(section: "source", name: "media", kind: .path, summary: "photos for the demo (path)")) { o, v in o.configuration.mediaDirectory = v },
-        DockdOption("--gimbal", "KIND", .gimbal,
-                    help: ["sim: closed loop, a simulated gimbal turns a virtual camera inside", "the recording (default for recordings); none: dry run on the", "source's own frames, commands computed but nothing moves (default", "with --camera); with --camera, a real device:", "  simplebgc:PATH[@BAUD]   SimpleBGC controller (default 115200)", "  visca:PATH[@BAUD]       VISCA camera on serial (default 9600)", "  visca-udp:HOST[:PORT]   VISCA over IP (default port 52381)", "  visca-tcp:HOST:PORT     raw VISCA over TCP", "  pelco:PATH[@BAUD][/ADDR] Pelco-D head (default 9600, address 1)", "  maestro:PATH            Pololu Maestro servos (pan 0, tilt 1)", "  uvc                     the camera's own pan/tilt controls"],
-                    key: .init(section: "gimbal", name: "device", kind: .value, summary: "`sim`, `none` or a device spec (`simplebgc:/dev/ttyUSB0`, `visca-udp:HOST`, …)")) { o, v in
+        DockdOption(
+            "--demo", .source,
+            help: ["run on the generated demo scene (the default)"],
+            key: .init(section: "source", name: "demo", kind: .flag, summary: "`true` runs the demo scene")
+        ) { o, _ in o.configuration.source = .demo },
+        DockdOption(
+            "--source", "FILE", .source,
+            help: ["a recorded video: MJPEG AVI, MP4/H.264, MKV, anything FFmpeg reads"],
+            key: .init(section: "source", name: "file", kind: .path, summary: "a recording (path)")
+        ) { o, v in o.configuration.source = .file(v) },
+        DockdOption(
+            "--camera", "DEVICE", .source,
+            help: [
+                "a live V4L2 camera: /dev/videoN or a stable /dev/v4l/by-id/… name",
+                "(see dockctl devices); reopened when it comes back after an unplug",
+            ],
+            key: .init(section: "source", name: "camera", kind: .value, summary: "V4L2 device or stable name")
+        ) { o, v in o.configuration.source = .camera(v) },
+        DockdOption(
+            "--size", "WxH", .source,
+            help: ["size asked of the camera (default 1280x720; MJPEG preferred)"],
+            key: .init(
+                section: "source", name: "size", kind: .value, summary: "`\"1280x720\"`: size asked of the camera")
+        ) { o, v in
+            o.configuration.captureSize = try OptionValue.size(
+                v, width: 16...8192, height: 16...8192, or: "--size expects WIDTHxHEIGHT")
+        },
+        DockdOption(
+            "--fps", "N", .source,
+            help: ["frame rate asked of the camera (default 30)"],
+            key: .init(section: "source", name: "fps", kind: .value, summary: "frames per second asked of the camera")
+        ) { o, v in o.configuration.captureFrameRate = try OptionValue.number(v, "--fps", in: 1...240) },
+        DockdOption(
+            "--calibration", "FILE", .source,
+            help: ["OpenCV calibration (YAML or JSON) for the camera's intrinsics"],
+            key: .init(section: "source", name: "calibration", kind: .path, summary: "OpenCV calibration file (path)")
+        ) { o, v in o.configuration.calibrationFile = v },
+        DockdOption(
+            "--hfov", "DEG", .source,
+            help: [
+                "horizontal field of view of the recording (default 90) or of the",
+                "camera when there is no calibration (default 70)",
+            ],
+            key: .init(
+                section: "source", name: "hfov_deg", kind: .value, summary: "field of view of the recording or camera")
+        ) { o, v in o.configuration.sourceFieldOfView = try OptionValue.number(v, "--hfov", in: 10...170) },
+        DockdOption(
+            "--media", "DIR", .source,
+            help: ["photos for the demo scene (default ./.cache/media or $OPENDOCK_MEDIA)"],
+            key: .init(section: "source", name: "media", kind: .path, summary: "photos for the demo (path)")
+        ) { o, v in o.configuration.mediaDirectory = v },
+        DockdOption(
+            "--gimbal", "KIND", .gimbal,
+            help: [
+                "sim: closed loop, a simulated gimbal turns a virtual camera inside",
+                "the recording (default for recordings); none: dry run on the",
+                "source's own frames, commands computed but nothing moves (default",
+                "with --camera); with --camera, a real device:",
+                "  simplebgc:PATH[@BAUD]   SimpleBGC controller (default 115200)",
+                "  visca:PATH[@BAUD]       VISCA camera on serial (default 9600)",
+                "  visca-udp:HOST[:PORT]   VISCA over IP (default port 52381)",
+                "  visca-tcp:HOST:PORT     raw VISCA over TCP",
+                "  pelco:PATH[@BAUD][/ADDR] Pelco-D head (default 9600, address 1)",
+                "  maestro:PATH            Pololu Maestro servos (pan 0, tilt 1)",
+                "  uvc                     the camera's own pan/tilt controls",
+            ],
+            key: .init(
+                section: "gimbal", name: "device", kind: .value,
+                summary: "`sim`, `none` or a device spec (`simplebgc:/dev/ttyUSB0`, `visca-udp:HOST`, …)")
+        ) { o, v in
             guard let gimbal = GimbalChoice(parsing: v) else {
-                throw UsageError("--gimbal must be sim, none, simplebgc:PATH, visca:PATH, visca-udp:HOST, visca-tcp:HOST:PORT, pelco:PATH, maestro:PATH or uvc; got '\(v)'")
+                throw UsageError(
+                    "--gimbal must be sim, none, simplebgc:PATH, visca:PATH, visca-udp:HOST, visca-tcp:HOST:PORT, pelco:PATH, maestro:PATH or uvc; got '\(v)'"
+                )
             }
             o.configuration.gimbal = gimbal
         },
-        DockdOption("--view", "WxH", .gimbal,
-                    help: ["image size of the camera on the gimbal (default 1280x720)"],
-                    key: .init(section: "gimbal", name: "view", kind: .value, summary: "image size of the simulated camera on the gimbal")) { o, v in o.configuration.viewSize = try OptionValue.size(v, width: 64...7680, height: 64...4320, or: "--view expects WIDTHxHEIGHT between 64x64 and 7680x4320") },
-        DockdOption("--view-hfov", "DEG", .gimbal,
-                    help: ["its horizontal field of view (default 60)"],
-                    key: .init(section: "gimbal", name: "view_hfov_deg", kind: .value, summary: "its field of view")) { o, v in o.configuration.viewFieldOfView = try OptionValue.number(v, "--view-hfov", in: 10...170) },
-        DockdOption("--max-speed", "DEG_S", .gimbal,
-                    help: ["simulated gimbal top speed (default 172)"],
-                    key: .init(section: "gimbal", name: "max_speed_deg_s", kind: .value, summary: "the simulated gimbal's top speed")) { o, v in o.configuration.gimbalModel.maximumSpeed = try OptionValue.number(v, "--max-speed", in: 1...2000) * .pi / 180 },
-        DockdOption("--accel", "DEG_S2", .gimbal,
-                    help: ["simulated gimbal acceleration limit (default 688)"],
-                    key: .init(section: "gimbal", name: "accel_deg_s2", kind: .value, summary: "the simulated gimbal's acceleration limit")) { o, v in o.configuration.gimbalModel.maximumAcceleration = try OptionValue.number(v, "--accel", in: 1...20000) * .pi / 180 },
-        DockdOption("--latency", "MS", .gimbal,
-                    help: ["simulated gimbal command latency (default 40)"],
-                    key: .init(section: "gimbal", name: "latency_ms", kind: .value, summary: "the simulated gimbal's command latency")) { o, v in o.configuration.gimbalModel.latency = try OptionValue.number(v, "--latency", in: 0...1000) / 1000 },
-        DockdOption("--buttons", "DEVICE", .gimbal,
-                    help: ["a remote's or the gimbal's keys (/dev/input/by-id/…-event-kbd):", "camera keys become shutter/flip/zoom events, play/pause switches", "system tracking, other keys are button events"],
-                    key: .init(section: "gimbal", name: "buttons", kind: .path, summary: "an input device whose keys become accessory events (path)")) { o, v in o.buttonsDevice = v },
-        DockdOption("--detector", "yunet|rfb|haar|lbp", .pipeline,
-                    help: ["face detector (default yunet; falls back to haar without the model)"],
-                    key: .init(section: "detection", name: "faces", kind: .value, summary: "`yunet`, `rfb`, `haar`, `lbp`")) { o, v in o.configuration.detector = try OptionValue.choice(v, FaceDetectorChoice.self, or: "--detector must be yunet, rfb, haar or lbp") },
-        DockdOption("--bodies", "ssdlite|yolox|hog|none", .pipeline,
-                    help: ["body detector, a few times a second (default ssdlite; falls back", "to hog without the model)"],
-                    key: .init(section: "detection", name: "bodies", kind: .value, summary: "`ssdlite`, `yolox`, `hog`, `none`")) { o, v in o.configuration.bodyDetector = try OptionValue.choice(v, BodyDetectorChoice.self, or: "--bodies must be ssdlite, yolox, hog or none") },
-        DockdOption("--track-objects", "LIST", .pipeline,
-                    help: ["also track these COCO classes as objects, e.g. cat,dog (YOLOX-nano)"],
-                    key: .init(section: "detection", name: "objects", kind: .names, summary: "list of COCO class names, `[\"cat\", \"dog\"]`")) { o, v in
+        DockdOption(
+            "--view", "WxH", .gimbal,
+            help: ["image size of the camera on the gimbal (default 1280x720)"],
+            key: .init(
+                section: "gimbal", name: "view", kind: .value,
+                summary: "image size of the simulated camera on the gimbal")
+        ) { o, v in
+            o.configuration.viewSize = try OptionValue.size(
+                v, width: 64...7680, height: 64...4320, or: "--view expects WIDTHxHEIGHT between 64x64 and 7680x4320")
+        },
+        DockdOption(
+            "--view-hfov", "DEG", .gimbal,
+            help: ["its horizontal field of view (default 60)"],
+            key: .init(section: "gimbal", name: "view_hfov_deg", kind: .value, summary: "its field of view")
+        ) { o, v in o.configuration.viewFieldOfView = try OptionValue.number(v, "--view-hfov", in: 10...170) },
+        DockdOption(
+            "--max-speed", "DEG_S", .gimbal,
+            help: ["simulated gimbal top speed (default 172)"],
+            key: .init(
+                section: "gimbal", name: "max_speed_deg_s", kind: .value, summary: "the simulated gimbal's top speed")
+        ) { o, v in
+            o.configuration.gimbalModel.maximumSpeed =
+                try OptionValue.number(v, "--max-speed", in: 1...2000) * .pi / 180
+        },
+        DockdOption(
+            "--accel", "DEG_S2", .gimbal,
+            help: ["simulated gimbal acceleration limit (default 688)"],
+            key: .init(
+                section: "gimbal", name: "accel_deg_s2", kind: .value,
+                summary: "the simulated gimbal's acceleration limit")
+        ) { o, v in
+            o.configuration.gimbalModel.maximumAcceleration =
+                try OptionValue.number(v, "--accel", in: 1...20000) * .pi / 180
+        },
+        DockdOption(
+            "--latency", "MS", .gimbal,
+            help: ["simulated gimbal command latency (default 40)"],
+            key: .init(
+                section: "gimbal", name: "latency_ms", kind: .value, summary: "the simulated gimbal's command latency")
+        ) { o, v in o.configuration.gimbalModel.latency = try OptionValue.number(v, "--latency", in: 0...1000) / 1000 },
+        DockdOption(
+            "--buttons", "DEVICE", .gimbal,
+            help: [
+                "a remote's or the gimbal's keys (/dev/input/by-id/…-event-kbd):",
+                "camera keys become shutter/flip/zoom events, play/pause switches",
+                "system tracking, other keys are button events",
+            ],
+            key: .init(
+                section: "gimbal", name: "buttons", kind: .path,
+                summary: "an input device whose keys become accessory events (path)")
+        ) { o, v in o.buttonsDevice = v },
+        DockdOption(
+            "--detector", "yunet|rfb|haar|lbp", .pipeline,
+            help: ["face detector (default yunet; falls back to haar without the model)"],
+            key: .init(section: "detection", name: "faces", kind: .value, summary: "`yunet`, `rfb`, `haar`, `lbp`")
+        ) { o, v in
+            o.configuration.detector = try OptionValue.choice(
+                v, FaceDetectorChoice.self, or: "--detector must be yunet, rfb, haar or lbp")
+        },
+        DockdOption(
+            "--bodies", "ssdlite|yolox|hog|none", .pipeline,
+            help: ["body detector, a few times a second (default ssdlite; falls back", "to hog without the model)"],
+            key: .init(section: "detection", name: "bodies", kind: .value, summary: "`ssdlite`, `yolox`, `hog`, `none`")
+        ) { o, v in
+            o.configuration.bodyDetector = try OptionValue.choice(
+                v, BodyDetectorChoice.self, or: "--bodies must be ssdlite, yolox, hog or none")
+        },
+        DockdOption(
+            "--track-objects", "LIST", .pipeline,
+            help: ["also track these COCO classes as objects, e.g. cat,dog (YOLOX-nano)"],
+            key: .init(
+                section: "detection", name: "objects", kind: .names,
+                summary: "list of COCO class names, `[\"cat\", \"dog\"]`")
+        ) { o, v in
             let names = v.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
             for name in names where !COCOClasses.names.contains(name) {
                 throw UsageError("--track-objects: '\(name)' is not a COCO class (e.g. cat, dog, cup, laptop)")
@@ -76,111 +168,264 @@ extension DockdOption {
             guard !names.isEmpty else { throw UsageError("--track-objects needs class names, e.g. cat,dog") }
             o.configuration.objectClasses = Set(names)
         },
-        DockdOption("--detect-width", "PX", .pipeline,
-                    help: ["width the detector runs at (default 320)"],
-                    key: .init(section: "detection", name: "width_px", kind: .value, summary: "detector input width")) { o, v in o.configuration.detectorInputWidth = try OptionValue.integer(v, "--detect-width", in: 64...4096) },
-        DockdOption("--models", "DIR", .pipeline,
-                    help: ["look for model files here first (also $OPENDOCK_MODELS)"],
-                    key: .init(section: "detection", name: "models", kind: .path, summary: "model folder (path)")) { o, v in o.configuration.modelsDirectory = v },
-        DockdOption("--rate", "HZ", .pipeline,
-                    help: ["track() calls per second, 10 to 30 (default 30)"],
-                    key: .init(section: "tracking", name: "rate_hz", kind: .value, summary: "`track` calls per second, 10–30")) { o, v in o.configuration.trackRate = try OptionValue.number(v, "--rate", in: 10...30) },
-        DockdOption("--control-law", "dock|pid", .pipeline,
-                    help: ["dock: OpenDock's law (default); pid: a reproduction of", "obs-face-tracker's PID, for comparison"],
-                    key: .init(section: "tracking", name: "control_law", kind: .value, summary: "`dock` or `pid`")) { o, v in o.configuration.controlLaw = try OptionValue.choice(v, ControlLawChoice.self, or: "--control-law must be dock or pid") },
-        DockdOption("--gain", "N", .pipeline,
-                    help: ["dock law: proportional gain per axis, s⁻¹ (default 4)"],
-                    key: .init(section: "tracking", name: "gain", kind: .value, summary: "the dock law's gain, s⁻¹")) { o, v in
+        DockdOption(
+            "--detect-width", "PX", .pipeline,
+            help: ["width the detector runs at (default 320)"],
+            key: .init(section: "detection", name: "width_px", kind: .value, summary: "detector input width")
+        ) { o, v in o.configuration.detectorInputWidth = try OptionValue.integer(v, "--detect-width", in: 64...4096) },
+        DockdOption(
+            "--models", "DIR", .pipeline,
+            help: ["look for model files here first (also $OPENDOCK_MODELS)"],
+            key: .init(section: "detection", name: "models", kind: .path, summary: "model folder (path)")
+        ) { o, v in o.configuration.modelsDirectory = v },
+        DockdOption(
+            "--rate", "HZ", .pipeline,
+            help: ["track() calls per second, 10 to 30 (default 30)"],
+            key: .init(section: "tracking", name: "rate_hz", kind: .value, summary: "`track` calls per second, 10–30")
+        ) { o, v in o.configuration.trackRate = try OptionValue.number(v, "--rate", in: 10...30) },
+        DockdOption(
+            "--control-law", "dock|pid", .pipeline,
+            help: ["dock: OpenDock's law (default); pid: a reproduction of", "obs-face-tracker's PID, for comparison"],
+            key: .init(section: "tracking", name: "control_law", kind: .value, summary: "`dock` or `pid`")
+        ) { o, v in
+            o.configuration.controlLaw = try OptionValue.choice(
+                v, ControlLawChoice.self, or: "--control-law must be dock or pid")
+        },
+        DockdOption(
+            "--gain", "N", .pipeline,
+            help: ["dock law: proportional gain per axis, s⁻¹ (default 5)"],
+            key: .init(section: "tracking", name: "gain", kind: .value, summary: "the dock law's gain, s⁻¹")
+        ) { o, v in
             let gain = try OptionValue.number(v, "--gain", in: 0.1...50)
             o.configuration.framing.yawGain = gain
             o.configuration.framing.pitchGain = gain
         },
-        DockdOption("--dead-band", "DEG", .pipeline,
-                    help: ["dock law: a subject closer than this is left alone (default 2)"],
-                    key: .init(section: "tracking", name: "dead_band_deg", kind: .value, summary: "the dock law's dead band")) { o, v in o.configuration.framing.deadBand = try OptionValue.number(v, "--dead-band", in: 0...20) * .pi / 180 },
-        DockdOption("--framing", "MODE", .pipeline,
-                    help: ["where the subject sits: automatic (default), center, left or right", "(a third from that side, leaving room for overlays)"],
-                    key: .init(section: "tracking", name: "framing", kind: .value, summary: "`automatic`, `center`, `left`, `right`")) { o, v in o.configuration.framingMode = try OptionValue.choice(v, FramingModeName.self, or: "--framing expects automatic, center, left or right").mode },
-        DockdOption("--region", "X,Y,W,H", .pipeline,
-                    help: ["keep subjects inside this part of the frame (0…1, origin upper", "left), e.g. 0.21875,0,0.5625,1 for a square crop of 16:9"],
-                    key: .init(section: "tracking", name: "region", kind: .quadruple, summary: "`[x, y, width, height]`, normalized, origin upper left")) { o, v in
+        DockdOption(
+            "--dead-band", "DEG", .pipeline,
+            help: ["dock law: a subject closer than this is left alone (default 2)"],
+            key: .init(section: "tracking", name: "dead_band_deg", kind: .value, summary: "the dock law's dead band")
+        ) { o, v in o.configuration.framing.deadBand = try OptionValue.number(v, "--dead-band", in: 0...20) * .pi / 180
+        },
+        DockdOption(
+            "--search", "on|off", .pipeline,
+            help: [
+                "dock law: when the subject is lost, follow its way out, then sweep around where",
+                "it was last seen (default on; never while a client drives the motors)",
+            ],
+            key: .init(
+                section: "tracking", name: "search", kind: .value,
+                summary: "`\"on\"` or `\"off\"`: look for a lost subject")
+        ) { o, v in
+            guard v == "on" || v == "off" else { throw UsageError("--search must be on or off") }
+            o.configuration.framing.search.enabled = v == "on"
+        },
+        DockdOption(
+            "--home-after", "SECONDS", .pipeline,
+            help: ["dock law: return home this long after losing the subject (default 8; 0 = stay)"],
+            key: .init(
+                section: "tracking", name: "home_after_s", kind: .value, summary: "seconds lost before going home")
+        ) { o, v in
+            let seconds = try OptionValue.number(v, "--home-after", in: 0...3600)
+            o.configuration.framing.search.homeAfter = seconds == 0 ? nil : seconds
+        },
+        DockdOption(
+            "--home", "YAW,PITCH", .pipeline,
+            help: ["dock law: the home pose in degrees (default: the pose when tracking starts)"],
+            key: .init(
+                section: "tracking", name: "home_deg", kind: .value, summary: "`\"0,-5\"`: home yaw and pitch, degrees")
+        ) { o, v in o.configuration.framing.home = try OptionValue.pose(v, "--home") },
+        DockdOption(
+            "--privacy", "YAW,PITCH", .pipeline,
+            help: [
+                "the privacy pose in degrees (default: turned as far from the room as the limits",
+                "allow, and down); `dockctl privacy` goes there",
+            ],
+            key: .init(
+                section: "tracking", name: "privacy_deg", kind: .value,
+                summary: "`\"180,60\"`: privacy yaw and pitch, degrees")
+        ) { o, v in o.configuration.privacyPose = try OptionValue.pose(v, "--privacy") },
+        DockdOption(
+            "--framing", "MODE", .pipeline,
+            help: [
+                "where the subject sits: automatic (default), center, left or right",
+                "(a third from that side, leaving room for overlays)",
+            ],
+            key: .init(
+                section: "tracking", name: "framing", kind: .value, summary: "`automatic`, `center`, `left`, `right`")
+        ) { o, v in
+            o.configuration.framingMode = try OptionValue.choice(
+                v, FramingModeName.self, or: "--framing expects automatic, center, left or right"
+            ).mode
+        },
+        DockdOption(
+            "--region", "X,Y,W,H", .pipeline,
+            help: [
+                "keep subjects inside this part of the frame (0…1, origin upper",
+                "left), e.g. 0.21875,0,0.5625,1 for a square crop of 16:9",
+            ],
+            key: .init(
+                section: "tracking", name: "region", kind: .quadruple,
+                summary: "`[x, y, width, height]`, normalized, origin upper left")
+        ) { o, v in
             let parts = v.split(separator: ",").map { Double($0.trimmingCharacters(in: .whitespaces)) }
             guard parts.count == 4, let x = parts[0], let y = parts[1], let w = parts[2], let h = parts[3],
-                  FramingGeometry.region(fromUpperLeft: CGRect(x: x, y: y, width: w, height: h)) != nil else {
-                throw UsageError("--region expects X,Y,W,H of the frame (0…1, origin upper left, at least 0.05 wide and high, inside the frame), got '\(v)'")
+                FramingGeometry.region(fromUpperLeft: CGRect(x: x, y: y, width: w, height: h)) != nil
+            else {
+                throw UsageError(
+                    "--region expects X,Y,W,H of the frame (0…1, origin upper left, at least 0.05 wide and high, inside the frame), got '\(v)'"
+                )
             }
             o.configuration.regionOfInterest = CGRect(x: x, y: y, width: w, height: h)
         },
-        DockdOption("--threads", "N", .pipeline,
-                    help: ["threads OpenCV may use"],
-                    key: .init(section: "detection", name: "threads", kind: .value, summary: "OpenCV threads")) { o, v in o.configuration.openCVThreads = try OptionValue.integer(v, "--threads", in: 1...64) },
-        DockdOption("--audio", "FILE", .speakers,
-                    help: ["a WAV recorded with the video: follow whoever speaks (stereo gives", "the direction; generated scenes with speech synthesize their own)"],
-                    key: .init(section: "speakers", name: "audio_file", kind: .path, summary: "a recording's WAV (path)")) { o, v in o.configuration.audioFile = v },
-        DockdOption("--audio-device", "NAME", .speakers,
-                    help: ["with --camera: the microphones to listen to, an ALSA capture device", "(e.g. plughw:CARD=C920, default, or a card number; list them with", "arecord -L); a missing or unusable one is reported and tracking", "goes on by vision"],
-                    key: .init(section: "speakers", name: "audio_device", kind: .value, summary: "an ALSA capture device")) { o, v in
+        DockdOption(
+            "--threads", "N", .pipeline,
+            help: ["threads OpenCV may use"],
+            key: .init(section: "detection", name: "threads", kind: .value, summary: "OpenCV threads")
+        ) { o, v in o.configuration.openCVThreads = try OptionValue.integer(v, "--threads", in: 1...64) },
+        DockdOption(
+            "--audio", "FILE", .speakers,
+            help: [
+                "a WAV recorded with the video: follow whoever speaks (stereo gives",
+                "the direction; generated scenes with speech synthesize their own)",
+            ],
+            key: .init(section: "speakers", name: "audio_file", kind: .path, summary: "a recording's WAV (path)")
+        ) { o, v in o.configuration.audioFile = v },
+        DockdOption(
+            "--audio-device", "NAME", .speakers,
+            help: [
+                "with --camera: the microphones to listen to, an ALSA capture device",
+                "(e.g. plughw:CARD=C920, default, or a card number; list them with",
+                "arecord -L); a missing or unusable one is reported and tracking", "goes on by vision",
+            ],
+            key: .init(section: "speakers", name: "audio_device", kind: .value, summary: "an ALSA capture device")
+        ) { o, v in
             // A bare card number means that card through ALSA's converting plug layer.
             o.configuration.audioDevice = v.allSatisfy(\.isNumber) ? "plughw:\(v)" : v
         },
-        DockdOption("--lips", "facemesh|motion|off", .speakers,
-                    help: ["read lips while following speakers: FaceMesh mouth opening", "(default; mouth motion when the model is missing), the cheaper", "mouth motion, or not at all"],
-                    key: .init(section: "speakers", name: "lips", kind: .value, summary: "`facemesh`, `motion`, `off`")) { o, v in o.configuration.lips = try OptionValue.choice(v, LipChoice.self, or: "--lips expects facemesh, motion or off") },
-        DockdOption("--no-audio", .speakers,
-                    help: ["frame by vision alone"],
-                    key: .init(section: "speakers", name: "enabled", kind: .negatedFlag, summary: "`false` frames by vision alone")) { o, _ in o.configuration.useAudio = false },
-        DockdOption("--mics", "room|camera", .speakers,
-                    help: ["where the microphone pair is: fixed at the gimbal's pivot (default)", "or on the camera, turning with it"],
-                    key: .init(section: "speakers", name: "mics", kind: .value, summary: "`room` or `camera`")) { o, v in o.configuration.microphones.mounting = try OptionValue.choice(v, MicrophoneArray.Mounting.self, or: "--mics expects room or camera") },
-        DockdOption("--mic-spacing", "M", .speakers,
-                    help: ["distance between the two microphones (default 0.15)"],
-                    key: .init(section: "speakers", name: "mic_spacing_m", kind: .value, summary: "metres between the microphones")) { o, v in o.configuration.microphones.spacing = try OptionValue.number(v, "--mic-spacing", in: 0.02...2) },
-        DockdOption("--control-socket", "PATH", .control,
-                    help: ["serve the control API and status page on this Unix socket", "(default $OPENDOCK_SOCKET, else $XDG_RUNTIME_DIR/dockd.sock, else", "/tmp/dockd-UID.sock)"],
-                    key: .init(section: "control", name: "socket", kind: .path, summary: "the control API's Unix socket (path)")) { o, v in o.controlSocket = v },
-        DockdOption("--no-control", .control,
-                    help: ["no control API"],
-                    key: .init(section: "control", name: "enabled", kind: .negatedFlag, summary: "`false`: no control API")) { o, _ in o.controlSocket = nil },
-        DockdOption("--http", "[HOST:]PORT", .control,
-                    help: ["also serve it on TCP (HOST defaults to 127.0.0.1); any address but", "loopback needs --token-file"],
-                    key: .init(section: "control", name: "http", kind: .value, summary: "`\"127.0.0.1:8080\"` or a port: also serve on TCP")) { o, v in
-            guard let endpoint = ControlEndpoint.parseTCP(v) else { throw UsageError("--http expects [HOST:]PORT, e.g. 8080 or 127.0.0.1:8080, got '\(v)'") }
+        DockdOption(
+            "--lips", "facemesh|motion|off", .speakers,
+            help: [
+                "read lips while following speakers: FaceMesh mouth opening",
+                "(default; mouth motion when the model is missing), the cheaper", "mouth motion, or not at all",
+            ],
+            key: .init(section: "speakers", name: "lips", kind: .value, summary: "`facemesh`, `motion`, `off`")
+        ) { o, v in
+            o.configuration.lips = try OptionValue.choice(
+                v, LipChoice.self, or: "--lips expects facemesh, motion or off")
+        },
+        DockdOption(
+            "--no-audio", .speakers,
+            help: ["frame by vision alone"],
+            key: .init(
+                section: "speakers", name: "enabled", kind: .negatedFlag, summary: "`false` frames by vision alone")
+        ) { o, _ in o.configuration.useAudio = false },
+        DockdOption(
+            "--mics", "room|camera", .speakers,
+            help: [
+                "where the microphone pair is: fixed at the gimbal's pivot (default)",
+                "or on the camera, turning with it",
+            ],
+            key: .init(section: "speakers", name: "mics", kind: .value, summary: "`room` or `camera`")
+        ) { o, v in
+            o.configuration.microphones.mounting = try OptionValue.choice(
+                v, MicrophoneArray.Mounting.self, or: "--mics expects room or camera")
+        },
+        DockdOption(
+            "--mic-spacing", "M", .speakers,
+            help: ["distance between the two microphones (default 0.15)"],
+            key: .init(
+                section: "speakers", name: "mic_spacing_m", kind: .value, summary: "metres between the microphones")
+        ) { o, v in o.configuration.microphones.spacing = try OptionValue.number(v, "--mic-spacing", in: 0.02...2) },
+        DockdOption(
+            "--control-socket", "PATH", .control,
+            help: [
+                "serve the control API and status page on this Unix socket",
+                "(default $OPENDOCK_SOCKET, else $XDG_RUNTIME_DIR/dockd.sock, else", "/tmp/dockd-UID.sock)",
+            ],
+            key: .init(section: "control", name: "socket", kind: .path, summary: "the control API's Unix socket (path)")
+        ) { o, v in o.controlSocket = v },
+        DockdOption(
+            "--no-control", .control,
+            help: ["no control API"],
+            key: .init(section: "control", name: "enabled", kind: .negatedFlag, summary: "`false`: no control API")
+        ) { o, _ in o.controlSocket = nil },
+        DockdOption(
+            "--http", "[HOST:]PORT", .control,
+            help: [
+                "also serve it on TCP (HOST defaults to 127.0.0.1); any address but", "loopback needs --token-file",
+            ],
+            key: .init(
+                section: "control", name: "http", kind: .value,
+                summary: "`\"127.0.0.1:8080\"` or a port: also serve on TCP")
+        ) { o, v in
+            guard let endpoint = ControlEndpoint.parseTCP(v) else {
+                throw UsageError("--http expects [HOST:]PORT, e.g. 8080 or 127.0.0.1:8080, got '\(v)'")
+            }
             o.httpEndpoint = endpoint
         },
-        DockdOption("--token-file", "FILE", .control,
-                    help: ["TCP clients must send this file's first line as a bearer token"],
-                    key: .init(section: "control", name: "token_file", kind: .path, summary: "file whose first line TCP clients must send as a bearer token (path)")) { o, path in
+        DockdOption(
+            "--token-file", "FILE", .control,
+            help: ["TCP clients must send this file's first line as a bearer token"],
+            key: .init(
+                section: "control", name: "token_file", kind: .path,
+                summary: "file whose first line TCP clients must send as a bearer token (path)")
+        ) { o, path in
             guard let text = try? String(contentsOfFile: path, encoding: .utf8),
-                  let line = text.split(whereSeparator: \.isNewline).first.map({ $0.trimmingCharacters(in: .whitespaces) }), line.count >= 8 else {
-                throw UsageError("--token-file \(path): cannot read a token of at least 8 characters from its first line")
+                let line = text.split(whereSeparator: \.isNewline).first.map({ $0.trimmingCharacters(in: .whitespaces) }
+                ), line.count >= 8
+            else {
+                throw UsageError(
+                    "--token-file \(path): cannot read a token of at least 8 characters from its first line")
             }
             o.token = line
         },
-        DockdOption("--output", "FILE", .run,
-                    help: ["write an annotated video (MJPEG AVI) of what the camera saw"],
-                    key: .init(section: "run", name: "output_video", kind: .path, summary: "annotated video to write (path)")) { o, v in o.configuration.outputVideo = v },
-        DockdOption("--trace", "FILE", .run,
-                    help: ["write a per-frame CSV trace (time, pose, commands, subjects)"],
-                    key: .init(section: "run", name: "trace", kind: .path, summary: "per-frame CSV trace to write (path)")) { o, v in o.tracePath = v },
-        DockdOption("--fast", .run,
-                    help: ["run as fast as possible instead of at the source's frame rate"],
-                    key: .init(section: "run", name: "fast", kind: .flag, summary: "`true`: as fast as possible")) { o, _ in o.configuration.realTime = false },
-        DockdOption("--loop", .run,
-                    help: ["play the demo scene again and again (a demo service)"],
-                    key: .init(section: "run", name: "loop", kind: .flag, summary: "`true`: the demo plays again and again")) { o, _ in o.configuration.scene.loops = true },
-        DockdOption("--duration", "SECONDS", .run,
-                    help: ["stop after this much media time"],
-                    key: .init(section: "run", name: "duration_s", kind: .value, summary: "stop after this much media time")) { o, v in o.configuration.maximumDuration = try OptionValue.number(v, "--duration", in: 0.01...1e7) },
-        DockdOption("--frames", "N", .run,
-                    help: ["stop after N frames"],
-                    key: .init(section: "run", name: "frames", kind: .value, summary: "stop after this many frames")) { o, v in o.configuration.maximumFrames = try OptionValue.integer(v, "--frames", in: 1...Int(Int32.max)) },
-        DockdOption("--quiet", .run,
-                    help: ["no live status line"],
-                    key: .init(section: "run", name: "quiet", kind: .flag, summary: "`true`: no live status line")) { o, _ in o.quiet = true },
-        DockdOption("--log-format", "text|json", .run,
-                    help: ["log lines as text (default) or one JSON object per event"],
-                    key: .init(section: "run", name: "log_format", kind: .value, summary: "`text` (default) or `json`: one JSON object per event")) { o, v in o.logFormat = try OptionValue.choice(v, EventLog.Format.self, or: "--log-format expects text or json") },
-        DockdOption("--help", .run, aliases: ["-h"],
-                    help: ["this text"]) { o, _ in o.showHelp = true },
+        DockdOption(
+            "--output", "FILE", .run,
+            help: ["write an annotated video (MJPEG AVI) of what the camera saw"],
+            key: .init(section: "run", name: "output_video", kind: .path, summary: "annotated video to write (path)")
+        ) { o, v in o.configuration.outputVideo = v },
+        DockdOption(
+            "--trace", "FILE", .run,
+            help: ["write a per-frame CSV trace (time, pose, commands, subjects)"],
+            key: .init(section: "run", name: "trace", kind: .path, summary: "per-frame CSV trace to write (path)")
+        ) { o, v in o.tracePath = v },
+        DockdOption(
+            "--fast", .run,
+            help: ["run as fast as possible instead of at the source's frame rate"],
+            key: .init(section: "run", name: "fast", kind: .flag, summary: "`true`: as fast as possible")
+        ) { o, _ in o.configuration.realTime = false },
+        DockdOption(
+            "--loop", .run,
+            help: ["play the demo scene again and again (a demo service)"],
+            key: .init(section: "run", name: "loop", kind: .flag, summary: "`true`: the demo plays again and again")
+        ) { o, _ in o.configuration.scene.loops = true },
+        DockdOption(
+            "--duration", "SECONDS", .run,
+            help: ["stop after this much media time"],
+            key: .init(section: "run", name: "duration_s", kind: .value, summary: "stop after this much media time")
+        ) { o, v in o.configuration.maximumDuration = try OptionValue.number(v, "--duration", in: 0.01...1e7) },
+        DockdOption(
+            "--frames", "N", .run,
+            help: ["stop after N frames"],
+            key: .init(section: "run", name: "frames", kind: .value, summary: "stop after this many frames")
+        ) { o, v in o.configuration.maximumFrames = try OptionValue.integer(v, "--frames", in: 1...Int(Int32.max)) },
+        DockdOption(
+            "--quiet", .run,
+            help: ["no live status line"],
+            key: .init(section: "run", name: "quiet", kind: .flag, summary: "`true`: no live status line")
+        ) { o, _ in o.quiet = true },
+        DockdOption(
+            "--log-format", "text|json", .run,
+            help: ["log lines as text (default) or one JSON object per event"],
+            key: .init(
+                section: "run", name: "log_format", kind: .value,
+                summary: "`text` (default) or `json`: one JSON object per event")
+        ) { o, v in
+            o.logFormat = try OptionValue.choice(v, EventLog.Format.self, or: "--log-format expects text or json")
+        },
+        DockdOption(
+            "--help", .run, aliases: ["-h"],
+            help: ["this text"]
+        ) { o, _ in o.showHelp = true },
     ]
 }

@@ -28,22 +28,22 @@ public struct DockdOptions: Sendable {
 
     public static var help: String {
         var text = """
-        dockd — keeps a camera on a motorized gimbal pointed at the person in view.
+            dockd — keeps a camera on a motorized gimbal pointed at the person in view.
 
-        Usage: dockd [--config FILE] [--demo | --source FILE | --camera DEVICE] [options]
+            Usage: dockd [--config FILE] [--demo | --source FILE | --camera DEVICE] [options]
 
-          --config FILE           settings from a JSON file (README, "Configuration file"); options
-                                  on the command line override it
+              --config FILE           settings from a JSON file (README, "Configuration file"); options
+                                      on the command line override it
 
-        """
+            """
         for group in DockdOption.Group.allCases {
             text += "\n\(group.rawValue)\n" + DockdOption.helpText(for: group) + "\n"
         }
         return text + """
 
-        Exit status: 0 done (or stopped by SIGINT/SIGTERM, motors stopped), 1 runtime error,
-        64 usage error.
-        """
+            Exit status: 0 done (or stopped by SIGINT/SIGTERM, motors stopped), 1 runtime error,
+            64 usage error.
+            """
     }
 
     public init() {}
@@ -61,7 +61,8 @@ public struct DockdOptions: Sendable {
             let sourceOptions: Set<String> = ["--demo", "--source", "--camera"]
             let sourceOnCommandLine = arguments.contains { sourceOptions.contains($0) }
             let settings = try DockdConfigFile.load(path: path)
-            let fromFile = settings.filter { !(sourceOnCommandLine && sourceOptions.contains($0.tokens[0])) }.flatMap(\.tokens)
+            let fromFile = settings.filter { !(sourceOnCommandLine && sourceOptions.contains($0.tokens[0])) }.flatMap(
+                \.tokens)
             arguments = fromFile + arguments
         }
         return try parseCommandLine(arguments, checkCombinations: true)
@@ -75,12 +76,16 @@ public struct DockdOptions: Sendable {
         var rest = arguments[...]
         while let argument = rest.popFirst() {
             guard let option = DockdOption.byName[argument] else {
-                throw UsageError(argument.hasPrefix("-") ? "unknown option '\(argument)' (see dockd --help)"
-                                                         : "unexpected argument '\(argument)' (see dockd --help)")
+                throw UsageError(
+                    argument.hasPrefix("-")
+                        ? "unknown option '\(argument)' (see dockd --help)"
+                        : "unexpected argument '\(argument)' (see dockd --help)")
             }
             var value = ""
             if option.value != nil {
-                guard let v = rest.popFirst(), !v.hasPrefix("--") || v.count <= 2 else { throw UsageError("\(argument) needs a value") }
+                guard let v = rest.popFirst(), !v.hasPrefix("--") || v.count <= 2 else {
+                    throw UsageError("\(argument) needs a value")
+                }
                 value = v
             }
             do { try option.apply(&options, value) } catch {
@@ -98,16 +103,23 @@ public struct DockdOptions: Sendable {
             throw UsageError("--demo, --source and --camera exclude each other")
         }
         if let http = httpEndpoint, !http.isLoopback, token == nil {
-            throw UsageError("--http \(http) is reachable from other machines; give --token-file FILE, or serve on 127.0.0.1")
+            throw UsageError(
+                "--http \(http) is reachable from other machines; give --token-file FILE, or serve on 127.0.0.1")
         }
         if c.gimbal == .sim, case .camera = c.source {
-            throw UsageError("--gimbal sim cannot move a real camera; name the gimbal (e.g. --gimbal simplebgc:/dev/ttyUSB0) or use none")
+            throw UsageError(
+                "--gimbal sim cannot move a real camera; name the gimbal (e.g. --gimbal simplebgc:/dev/ttyUSB0) or use none"
+            )
         }
         if case .device = c.gimbal {
-            guard case .camera = c.source else { throw UsageError("a real --gimbal needs a live --camera; recordings run with --gimbal sim or none") }
+            guard case .camera = c.source else {
+                throw UsageError("a real --gimbal needs a live --camera; recordings run with --gimbal sim or none")
+            }
         }
         if case .camera = c.source {
-            if c.audioFile != nil { throw UsageError("--audio FILE goes with a recording; a live --camera listens with --audio-device NAME") }
+            if c.audioFile != nil {
+                throw UsageError("--audio FILE goes with a recording; a live --camera listens with --audio-device NAME")
+            }
         } else if c.audioDevice != nil {
             throw UsageError("--audio-device listens live and goes with --camera; a recording takes --audio FILE")
         }

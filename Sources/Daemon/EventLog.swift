@@ -8,7 +8,10 @@ public struct EventLog: Sendable {
     public let format: Format
     private let write: @Sendable (String) -> Void
 
-    public init(format: Format, write: @escaping @Sendable (String) -> Void = { FileHandle.standardError.write(Data(($0 + "\n").utf8)) }) {
+    public init(
+        format: Format,
+        write: @escaping @Sendable (String) -> Void = { FileHandle.standardError.write(Data(($0 + "\n").utf8)) }
+    ) {
         self.format = format
         self.write = write
     }
@@ -24,7 +27,9 @@ public struct EventLog: Sendable {
             object["event"] = name
             object["message"] = message
             object["time"] = Date().timeIntervalSince1970
-            let data = (try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys, .withoutEscapingSlashes])) ?? Data()
+            let data =
+                (try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys, .withoutEscapingSlashes]))
+                ?? Data()
             write(String(decoding: data, as: UTF8.self))
         }
     }

@@ -18,9 +18,11 @@ public final class StatusLine {
         let fps = s.wallSeconds > 0 ? Double(s.frame) / s.wallSeconds : 0
         let inView = s.inViewShare.map { String(format: "  in view %5.1f%%", $0 * 100) } ?? ""
         let error = s.lastCenteringError.map { String(format: "  error %5.2f°", $0) } ?? ""
-        let line = String(format: "frame %@  t %6.2f s  %5.1f fps  yaw %+6.2f°  pitch %+5.2f°  subject %@",
-                          progress as NSString, s.mediaTime, fps, s.pose.y * degrees, s.pose.x * degrees,
-                          (s.selectedID.map { "#\($0)" } ?? "none") as NSString) + inView + error
+        let line =
+            String(
+                format: "frame %@  t %6.2f s  %5.1f fps  yaw %+6.2f°  pitch %+5.2f°  subject %@",
+                progress as NSString, s.mediaTime, fps, s.pose.y * degrees, s.pose.x * degrees,
+                (s.selectedID.map { "#\($0)" } ?? "none") as NSString) + inView + error
         FileHandle.standardError.write(Data((isTerminal ? "\r\u{1B}[K" + line : line + "\n").utf8))
     }
 

@@ -14,8 +14,10 @@ public final class SystemdNotifier: Sendable {
     private let socket: FileDescriptor
 
     /// nil when the process was not started by systemd with Type=notify (no NOTIFY_SOCKET).
-    public init?(environment: [String: String] = ProcessInfo.processInfo.environment,
-                 clock: any MonotonicClock = SystemMonotonicClock()) {
+    public init?(
+        environment: [String: String] = ProcessInfo.processInfo.environment,
+        clock: any MonotonicClock = SystemMonotonicClock()
+    ) {
         guard let path = environment["NOTIFY_SOCKET"], !path.isEmpty, path.utf8.count < 108 else { return nil }
         guard let descriptor = try? FileDescriptor.socket(AF_UNIX, Int32(SOCK_DGRAM.rawValue)) else { return nil }
         socketPath = path

@@ -56,7 +56,9 @@ public struct CameraInformation: Sendable, Hashable {
     public var intrinsics: CameraIntrinsics
     public var orientation: CameraOrientation
 
-    public init(referenceDimensions: PixelSize, intrinsics: CameraIntrinsics, orientation: CameraOrientation = .corrected) {
+    public init(
+        referenceDimensions: PixelSize, intrinsics: CameraIntrinsics, orientation: CameraOrientation = .corrected
+    ) {
         self.referenceDimensions = referenceDimensions
         self.intrinsics = intrinsics
         self.orientation = orientation
@@ -64,7 +66,8 @@ public struct CameraInformation: Sendable, Hashable {
 
     /// A camera with the given horizontal field of view (degrees) and square pixels.
     public init(size: PixelSize, horizontalFieldOfViewDegrees degrees: Double) {
-        self.init(referenceDimensions: size,
-                  intrinsics: CameraIntrinsics(horizontalFieldOfView: degrees * .pi / 180, size: size))
+        self.init(
+            referenceDimensions: size,
+            intrinsics: CameraIntrinsics(horizontalFieldOfView: degrees * .pi / 180, size: size))
     }
 }

@@ -32,6 +32,9 @@ public struct Frame: Sendable {
     /// Where the head pointed when the frame was taken, when a rig knows it (a simulated camera
     /// renders at this pose; a live rig reads it from the motor device's feedback).
     public var headPose: Vector3D?
+    /// A finer picture of the same instant, when the frame was made small for detection
+    /// (see `FrameDetail`).
+    public var detail: (any FrameDetail)?
 
     public init(stamp: FrameStamp, width: Int, height: Int, format: PixelFormat, pixels: [UInt8]) {
         precondition(width > 0 && height > 0, "a frame has a positive size")
@@ -45,8 +48,9 @@ public struct Frame: Sendable {
 
     /// A frame filled with one gray level.
     public init(stamp: FrameStamp, width: Int, height: Int, format: PixelFormat, fill: UInt8 = 0) {
-        self.init(stamp: stamp, width: width, height: height, format: format,
-                  pixels: [UInt8](repeating: fill, count: width * height * format.channels))
+        self.init(
+            stamp: stamp, width: width, height: height, format: format,
+            pixels: [UInt8](repeating: fill, count: width * height * format.channels))
     }
 
     public var size: PixelSize { PixelSize(width: width, height: height) }

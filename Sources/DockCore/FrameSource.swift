@@ -55,7 +55,8 @@ public struct SourceCounts: Sendable, Hashable {
     /// camera's own queue would.
     public var late = 0
 
-    public init(lostInDriver: Int = 0, skippedForNewer: Int = 0, damaged: Int = 0, errorFlagged: Int = 0, late: Int = 0) {
+    public init(lostInDriver: Int = 0, skippedForNewer: Int = 0, damaged: Int = 0, errorFlagged: Int = 0, late: Int = 0)
+    {
         self.lostInDriver = lostInDriver
         self.skippedForNewer = skippedForNewer
         self.damaged = damaged

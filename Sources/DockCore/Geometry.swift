@@ -94,17 +94,19 @@ public struct ImageCoordinates: Hashable, Sendable {
     }
 
     public func normalized(_ rect: PixelRect) -> NormalizedRect {
-        NormalizedRect(x: rect.x / width,
-                       y: 1 - (rect.y + rect.height) / height,
-                       width: rect.width / width,
-                       height: rect.height / height)
+        NormalizedRect(
+            x: rect.x / width,
+            y: 1 - (rect.y + rect.height) / height,
+            width: rect.width / width,
+            height: rect.height / height)
     }
 
     public func pixels(_ rect: NormalizedRect) -> PixelRect {
-        PixelRect(x: rect.x * width,
-                  y: (1 - rect.y - rect.height) * height,
-                  width: rect.width * width,
-                  height: rect.height * height)
+        PixelRect(
+            x: rect.x * width,
+            y: (1 - rect.y - rect.height) * height,
+            width: rect.width * width,
+            height: rect.height * height)
     }
 
     /// A pixel position as a unit point, lower-left origin.
@@ -120,7 +122,9 @@ public struct ImageCoordinates: Hashable, Sendable {
 
 /// Intersection over union of two axis-aligned boxes given as (x, y, width, height); the same
 /// in either origin convention.
-func overlapRatio(_ a: (x: Double, y: Double, w: Double, h: Double), _ b: (x: Double, y: Double, w: Double, h: Double)) -> Double {
+func overlapRatio(_ a: (x: Double, y: Double, w: Double, h: Double), _ b: (x: Double, y: Double, w: Double, h: Double))
+    -> Double
+{
     let w = min(a.x + a.w, b.x + b.w) - max(a.x, b.x)
     let h = min(a.y + a.h, b.y + b.h) - max(a.y, b.y)
     guard w > 0, h > 0 else { return 0 }

@@ -20,7 +20,9 @@ package final class JSONFields {
     private var read: Set<String> = []
 
     package init(_ value: Any?, path: String) throws(JSONFieldError) {
-        guard let object = value as? [String: Any] else { throw JSONFieldError(path: path, problem: "expects an object {…}") }
+        guard let object = value as? [String: Any] else {
+            throw JSONFieldError(path: path, problem: "expects an object {…}")
+        }
         self.object = object
         self.path = path
     }
@@ -30,7 +32,9 @@ package final class JSONFields {
 
     package static func parse(_ data: Data) throws(JSONFieldError) -> JSONFields {
         guard depth(of: data) <= maximumDepth else {
-            throw JSONFieldError(path: "", problem: "nested deeper than \(maximumDepth) levels; scene and configuration files are shallow")
+            throw JSONFieldError(
+                path: "",
+                problem: "nested deeper than \(maximumDepth) levels; scene and configuration files are shallow")
         }
         let value: Any
         do { value = try JSONSerialization.jsonObject(with: data) } catch {
@@ -41,10 +45,19 @@ package final class JSONFields {
 
     /// The deepest nesting of [ and { outside strings.
     package static func depth(of data: Data) -> Int {
-        var depth = 0, deepest = 0, inString = false, escaped = false
+        var depth = 0
+        var deepest = 0
+        var inString = false
+        var escaped = false
         for byte in data {
             if inString {
-                if escaped { escaped = false } else if byte == UInt8(ascii: "\\") { escaped = true } else if byte == UInt8(ascii: "\"") { inString = false }
+                if escaped {
+                    escaped = false
+                } else if byte == UInt8(ascii: "\\") {
+                    escaped = true
+                } else if byte == UInt8(ascii: "\"") {
+                    inString = false
+                }
                 continue
             }
             switch byte {
@@ -72,7 +85,9 @@ package final class JSONFields {
         return object[key]
     }
 
-    package func error(_ key: String, _ problem: String) -> JSONFieldError { JSONFieldError(path: child(key), problem: problem) }
+    package func error(_ key: String, _ problem: String) -> JSONFieldError {
+        JSONFieldError(path: child(key), problem: problem)
+    }
 
     package static func number(_ value: Any, path: String) throws(JSONFieldError) -> Double {
         guard !Self.isBoolean(value), let number = value as? NSNumber, number.doubleValue.isFinite else {
@@ -85,7 +100,9 @@ package final class JSONFields {
         guard let value = take(key) else { return nil }
         let number = try Self.number(value, path: child(key))
         guard range.contains(number) else {
-            throw error(key, "\(Self.format(number)) is outside \(Self.format(range.lowerBound))…\(Self.format(range.upperBound))")
+            throw error(
+                key,
+                "\(Self.format(number)) is outside \(Self.format(range.lowerBound))…\(Self.format(range.upperBound))")
         }
         return number
     }
@@ -120,7 +137,9 @@ package final class JSONFields {
     }
 
     /// A list of objects, each read by `body` and finished.
-    package func objects<T>(_ key: String, _ body: (JSONFields) throws(JSONFieldError) -> T) throws(JSONFieldError) -> [T]? {
+    package func objects<T>(_ key: String, _ body: (JSONFields) throws(JSONFieldError) -> T) throws(JSONFieldError)
+        -> [T]?
+    {
         guard let list = try array(key) else { return nil }
         var out: [T] = []
         for (index, item) in list.enumerated() {

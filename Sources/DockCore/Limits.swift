@@ -5,7 +5,7 @@ public struct AxisLimit: Hashable, Sendable {
 
     public init(positionRange: Range<Double>, maximumSpeed: Double) throws(DockKitError) {
         guard positionRange.lowerBound.isFinite, positionRange.upperBound.isFinite,
-              !positionRange.isEmpty, maximumSpeed.isFinite, maximumSpeed > 0
+            !positionRange.isEmpty, maximumSpeed.isFinite, maximumSpeed > 0
         else { throw .invalidParameter }
         self.positionRange = positionRange
         self.maximumSpeed = maximumSpeed

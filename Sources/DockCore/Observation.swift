@@ -16,8 +16,10 @@ public struct Observation: Sendable, Hashable {
     /// The detector's class name for `.object` ("cat", "dog"); nil for faces and bodies.
     public var label: String?
 
-    public init(identifier: Int, kind: ObservationKind, rect: NormalizedRect, faceYaw: Double? = nil,
-                confidence: Double = 1, stamp: FrameStamp, label: String? = nil) {
+    public init(
+        identifier: Int, kind: ObservationKind, rect: NormalizedRect, faceYaw: Double? = nil,
+        confidence: Double = 1, stamp: FrameStamp, label: String? = nil
+    ) {
         self.identifier = identifier
         self.kind = kind
         self.rect = rect

@@ -1,17 +1,17 @@
-import CCrypto
+import CNettle
 import Foundation
 
-/// SHA-256, for checking model files and media against their manifests: libcrypto's digest
-/// (the toolchain offers none on Linux). A value: a copy goes on from where the original was.
+/// SHA-256, for checking model files and media against their manifests: Nettle's digest (the
+/// toolchain offers none on Linux; Swift sees the `nettle_` names its macros stand for). A
+/// value: Nettle's context is a plain C struct, so a copy goes on from where the original was.
 public struct SHA256: Sendable {
-    private var context: DigestContext
+    private var context = sha256_ctx()
 
-    public init() { context = DigestContext() }
+    public init() { nettle_sha256_init(&context) }
 
     public mutating func update(_ bytes: UnsafeRawBufferPointer) {
         guard bytes.count > 0, let base = bytes.baseAddress else { return }
-        if !isKnownUniquelyReferenced(&context) { context = context.copy() }
-        EVP_DigestUpdate(context.pointer, base, bytes.count)
+        nettle_sha256_update(&context, bytes.count, base.assumingMemoryBound(to: UInt8.self))
     }
 
     public mutating func update<D: DataProtocol>(_ data: D) {
@@ -19,11 +19,9 @@ public struct SHA256: Sendable {
     }
 
     public consuming func finalize() -> [UInt8] {
-        var digest = [UInt8](repeating: 0, count: Int(EVP_MAX_MD_SIZE))
-        var length: UInt32 = 0
-        let copy = context.copy()
-        EVP_DigestFinal_ex(copy.pointer, &digest, &length)
-        return Array(digest.prefix(Int(length)))
+        var digest = [UInt8](repeating: 0, count: Int(SHA256_DIGEST_SIZE))
+        nettle_sha256_digest(&context, digest.count, &digest)
+        return digest
     }
 
     public static func hex<D: DataProtocol>(of data: D) -> String {
@@ -45,27 +43,4 @@ public struct SHA256: Sendable {
         }
         return hasher.finalize().map { String(format: "%02x", $0) }.joined()
     }
-}
-
-/// One libcrypto digest context; only ever changed through a unique reference (SHA256 copies
-/// it first otherwise), so sharing it between threads is safe.
-private final class DigestContext: @unchecked Sendable {
-    let pointer: OpaquePointer
-
-    init() {
-        // Allocation fails only when memory is gone; nothing sensible can follow.
-        guard let context = EVP_MD_CTX_new() else { fatalError("libcrypto could not allocate a digest context") }
-        pointer = context
-        EVP_DigestInit_ex(pointer, EVP_sha256(), nil)
-    }
-
-    private init(copying other: DigestContext) {
-        guard let context = EVP_MD_CTX_new() else { fatalError("libcrypto could not allocate a digest context") }
-        pointer = context
-        EVP_MD_CTX_copy_ex(pointer, other.pointer)
-    }
-
-    func copy() -> DigestContext { DigestContext(copying: self) }
-
-    deinit { EVP_MD_CTX_free(pointer) }
 }

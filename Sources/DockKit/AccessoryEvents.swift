@@ -31,20 +31,14 @@ extension DockAccessory {
     }
 
     public typealias BatteryStates = AsyncStream<BatteryState>
+    /// Apple's path for the charge state.
+    public typealias BatteryChargeState = BatteryState.ChargeState
+}
 
-    /// Buttons, shutter, flip and zoom from the dock's input devices, as they happen.
-    public var accessoryEvents: AccessoryEvents {
-        get throws { events.stream(buffer: 32) }
-    }
-
-    /// Battery reports, as the device sends them (none from a device that reports no battery).
-    public var batteryStates: BatteryStates {
-        get throws { batteries.stream(buffer: 8) }
-    }
-
+extension LocalDock {
     /// Hands an input event to subscribers (an input device, the gimbal's protocol).
-    package func post(_ event: AccessoryEvent) { events.yield(event) }
+    package func post(_ event: DockAccessory.AccessoryEvent) { events.yield(event) }
 
     /// Hands a battery report to subscribers.
-    package func report(_ battery: BatteryState) { batteries.yield(battery) }
+    package func report(_ battery: DockAccessory.BatteryState) { batteries.yield(battery) }
 }

@@ -51,7 +51,10 @@ package final class Broadcast<Element: Sendable>: Sendable {
     /// Ends every stream, and any stream asked for later.
     package func finish() {
         let streams = state.withLock { state in
-            defer { state.streams.removeAll(); state.finished = true }
+            defer {
+                state.streams.removeAll()
+                state.finished = true
+            }
             return Array(state.streams.values)
         }
         for s in streams { s.finish() }

@@ -2,298 +2,273 @@ import DockCore
 import Foundation
 import Motion
 
-/// What one `track` call did.
-package struct TrackOutcome: Sendable {
-    /// The rect framed (union of the observations), nil when there was nothing current.
-    package var framedRect: NormalizedRect?
-    /// The velocity sent to the motors after limits.
-    package var command: Vector3D
-}
-
-/// A motorized stand: tracking, framing and motor control over one `MotorBackend`.
+/// A motorized stand. In dockd, and in a program that docks the simulated gimbal
+/// (`OPENDOCK_GIMBAL=sim`), it is a `LocalDock` in the same process; in any other program it is
+/// the dock a running dockd serves, every member forwarded to dockd (`RemoteDock`).
 public final class DockAccessory: Hashable, Sendable {
+    package enum Backing: Sendable {
+        case local(LocalDock)
+        case remote(RemoteDock)
+    }
+
+    /// Two optionals rather than one enum with two payloads: LeakSanitizer cannot follow a
+    /// reference stored with an enum's tag bits, and would call the dock leaked.
+    private let localDock: LocalDock?
+    private let remoteDock: RemoteDock?
+    package var backing: Backing {
+        if let localDock { .local(localDock) } else { .remote(remoteDock!) }
+    }
     public let identifier: Identifier
     public let firmwareVersion: String?
     public let hardwareModel: String?
 
-    package let motors: MotorController
-    let director: MotionDirector
-    let tracking = TrackingPublisher()
-    package let events = Broadcast<AccessoryEvent>()
-    package let batteries = Broadcast<BatteryState>()
-    private let clock: any MonotonicClock
-    /// Observations older than this never drive the motors (two frame periods at 30 fps, plus slack).
-    package let maximumObservationAge: Double
-
-    private struct State {
-        var rateContract = TrackRateContract()
-        var law: any ControlLaw
-        var poses = PoseHistory()
-        var framing = FramingGeometry()
-        var systemTrackingEnabled = true
-        var trackCalls = 0
-        var staleObservations = 0
-        /// Where the last `track` call aimed the framed subject's centre (unit, lower-left).
-        var aim: (x: Double, y: Double)?
-        /// How far the framed subject's centre was from there, as angles (rad; yaw, pitch).
-        var centeringError: (yaw: Double, pitch: Double)?
-    }
-    private let state: Protected<State>
-
-    package init(name: String, backend: any MotorBackend, clock: any MonotonicClock = SystemMonotonicClock(),
-                 controlLaw: any ControlLaw = FramingController(), maximumObservationAge: Double = 0.1,
-                 hardwareModel: String? = nil, firmwareVersion: String? = nil) {
-        identifier = Identifier(name: name, category: .trackingStand, uuid: UUID())
-        self.hardwareModel = hardwareModel
-        self.firmwareVersion = firmwareVersion
-        self.clock = clock
-        self.maximumObservationAge = maximumObservationAge
-        motors = MotorController(backend: backend)
-        director = MotionDirector(motors: motors)
-        state = Protected(State(law: controlLaw))
+    package init(local dock: LocalDock) {
+        localDock = dock
+        remoteDock = nil
+        identifier = dock.identifier
+        firmwareVersion = dock.firmwareVersion
+        hardwareModel = dock.hardwareModel
     }
 
-    /// Drives motions and the deadman from a thread of its own, every 10 ms on the accessory's
-    /// clock, for as long as the accessory exists. Sessions that run their own control loop (the
-    /// pipeline, simulations in virtual time) call `service(at:)` instead.
-    package func startMotionLoop(interval: Double = 0.01) {
-        let thread = Thread { [weak self] in
-            while let accessory = self {
-                accessory.service(at: accessory.clock.now)
-                Thread.sleep(forTimeInterval: interval)
-            }
-        }
-        thread.name = "opendock.motion"
-        thread.start()
+    package init(remote dock: RemoteDock) {
+        localDock = nil
+        remoteDock = dock
+        identifier = dock.identifier
+        firmwareVersion = dock.firmwareVersion
+        hardwareModel = dock.hardwareModel
     }
+
+    /// A dock of this process's own over `backend` (tests, examples, the simulator).
+    package convenience init(
+        name: String, backend: any MotorBackend, clock: any MonotonicClock = SystemMonotonicClock(),
+        hardwareModel: String? = nil
+    ) {
+        self.init(local: LocalDock(name: name, backend: backend, clock: clock, hardwareModel: hardwareModel))
+    }
+
+    /// The dock in this process, if it is one.
+    package var local: LocalDock? { localDock }
 
     public static func == (a: DockAccessory, b: DockAccessory) -> Bool { a.identifier.uuid == b.identifier.uuid }
     public func hash(into hasher: inout Hasher) { hasher.combine(identifier.uuid) }
 
-    // MARK: Tracking
+    // MARK: Custom tracking
 
-    /// Frames the given observations. Call at a fixed rate between 10 and 30 Hz.
+    /// Frames the given observations (custom tracking). Call at a fixed rate between 10 and
+    /// 30 Hz, with system tracking off (refused with `notSupported` while it is on); a rate
+    /// outside the contract throws `frameRateTooLow` or `frameRateTooHigh`.
     public func track(_ observations: [Observation], cameraInformation: CameraInformation) async throws {
-        let now = clock.now
-        let stamp = FrameStamp(sequence: 0, time: now)
-        try submit(observations.map { $0.core(stamp: stamp) }, camera: try cameraInformation.core(), at: now)
+        switch backing {
+        case .local(let dock): try dock.clientTrack(observations, camera: cameraInformation)
+        case .remote(let dock): try await dock.track(observations, camera: cameraInformation, age: 0)
+        }
     }
 
     /// `track` with the frame the observations came from (DockKit takes a CMSampleBuffer; here
-    /// OpenDock's `Frame`): its size stands in for `referenceDimensions` when those are not given,
-    /// and its stamp dates the observations, so a late call's stale observations never move
-    /// the motors.
+    /// OpenDock's `Frame`): its size stands in for `referenceDimensions` when those are not
+    /// given, and its capture time dates the observations, so stale ones never move the motors.
     public func track(_ observations: [Observation], cameraInformation: CameraInformation, image: Frame) async throws {
         var information = cameraInformation
         if information.referenceDimensions == nil {
             information.referenceDimensions = CGSize(width: image.width, height: image.height)
         }
-        try submit(observations.map { $0.core(stamp: image.stamp) }, camera: try information.core(), at: clock.now)
+        switch backing {
+        case .local(let dock):
+            let age = max(0, dock.now.seconds(since: image.stamp.time))
+            try dock.clientTrack(observations, camera: information, age: age)
+        case .remote(let dock):
+            // Frames carry CLOCK_MONOTONIC stamps, the clock this process and dockd share.
+            let age = max(0, SystemMonotonicClock().now.seconds(since: image.stamp.time))
+            try await dock.track(observations, camera: information, age: age)
+        }
     }
 
-    /// The synchronous heart of `track`, used directly by the pipeline's control thread.
-    @discardableResult
-    package func submit(_ observations: [DockCore.Observation], camera: DockCore.CameraInformation,
-                        at now: MonotonicInstant) throws(DockKitError) -> TrackOutcome {
-        let motion = motors.backend.motionState(at: now)
-        let current = observations.filter { now.seconds(since: $0.stamp.time) <= maximumObservationAge }
-        let framed = Self.union(current)
-        let velocity = try state.withLock { state throws(DockKitError) -> Vector3D in
-            try state.rateContract.record(now)
-            state.trackCalls += 1
-            state.staleObservations += observations.count - current.count
-            state.poses.record(motion.angularPositions, at: now)
-            let observedAt = current.map(\.stamp.time).max()
-            let aim = state.framing.aimPoint(for: framed)
-            state.aim = framed == nil ? nil : aim
-            state.centeringError = framed.map { rect in
-                let k = camera.intrinsics, size = camera.referenceDimensions
-                // Positive yaw: the subject is right of the aim point; positive pitch: below it.
-                return (atan((rect.midX - aim.x) * Double(size.width) / k.fx), atan((aim.y - rect.midY) * Double(size.height) / k.fy))
-            }
-            return state.law.update(ControlInput(target: framed, observedAt: observedAt, camera: camera,
-                                                 pose: motion.angularPositions, velocity: motion.angularVelocities,
-                                                 poseAtObservation: observedAt.flatMap { state.poses.pose(at: $0) },
-                                                 framingPoint: aim, time: now))
-        }
-        do {
-            let sent = try motors.command(velocity, at: now)
-            return TrackOutcome(framedRect: framed, command: sent)
-        } catch {
-            motors.stop(at: now)
-            switch error {
-            case .deviceSilent, .halted: throw .notConnected
-            default: throw .invalidParameter
+    // MARK: System tracking's subjects
+
+    /// What the system tracker sees, about once per processed frame.
+    public var trackingStates: TrackingStates {
+        get throws {
+            switch backing {
+            case .local(let dock): dock.trackingStates
+            case .remote(let dock): dock.trackingStates()
             }
         }
     }
 
-    /// Observations refused for being older than `maximumObservationAge`.
-    package var staleObservationCount: Int { state.withLock { $0.staleObservations } }
+    /// Frames the subject under `point` (unit coordinates, lower-left origin, as the subjects'
+    /// rects); the smallest subject containing it wins (a face over its body).
+    public func selectSubject(at point: CGPoint) async throws {
+        switch backing {
+        case .local(let dock): try dock.lockSubject(at: point)
+        case .remote(let dock): try await dock.send("select", ["x": Double(point.x), "y": Double(point.y)])
+        }
+    }
 
-    /// Tracking and motion states for listeners on threads of their own (the control API).
-    package var trackingBroadcast: Broadcast<TrackingState> { tracking.states }
-    package var motionBroadcast: Broadcast<MotionState> { director.states }
-
-    /// Now on the accessory's clock (a simulation's media time, or the system's).
-    package var now: MonotonicInstant { clock.now }
-
-    /// Where the motors are now.
-    package var currentMotion: Motion.MotionState { motors.backend.motionState(at: clock.now) }
-
-    /// `track` calls accepted so far.
-    package var trackCallCount: Int { state.withLock { $0.trackCalls } }
-
-    /// Where the last `track` call aimed the framed subject (unit, lower-left); nil when it
-    /// framed nothing.
-    package var framingTarget: (x: Double, y: Double)? { state.withLock { $0.aim } }
-
-    /// The framed subject's offset from the framing target at the last `track` call (rad).
-    package var centeringError: (yaw: Double, pitch: Double)? { state.withLock { $0.centeringError } }
+    /// Frames these subjects together while they are tracked; `[]` returns to automatic
+    /// selection. Refused with `noSubjectFound` when none of them is tracked.
+    public func selectSubjects(_ subjects: [UUID]) async throws {
+        switch backing {
+        case .local(let dock): try dock.lockSubjects(subjects)
+        case .remote(let dock): try await dock.send("select", ["ids": subjects.map(\.uuidString)])
+        }
+    }
 
     // MARK: Framing
 
-    public var framingMode: FramingMode { state.withLock { $0.framing.mode } }
+    public var framingMode: FramingMode {
+        switch backing {
+        case .local(let dock): dock.framingMode
+        case .remote(let dock): dock.mirror.framingMode
+        }
+    }
 
     public func setFramingMode(_ mode: FramingMode) async throws {
-        applyFramingMode(mode)
+        switch backing {
+        case .local(let dock): dock.applyFramingMode(mode)
+        case .remote(let dock): try await dock.send("framing", ["mode": ControlJSON.framingMode(mode)])
+        }
     }
 
-    package func applyFramingMode(_ mode: FramingMode) {
-        state.withLock { $0.framing.mode = mode }
+    /// Where subjects are kept: normalized, origin at the upper left; the whole frame by
+    /// default. It applies to system and custom tracking alike.
+    public var regionOfInterest: CGRect {
+        switch backing {
+        case .local(let dock): dock.regionOfInterest
+        case .remote(let dock): dock.mirror.region
+        }
     }
-
-    /// Where subjects are kept: normalized, origin at the upper left; the whole frame by default.
-    /// Resets to the whole frame when tracking stops (system tracking switched off, the session's
-    /// motors stopped).
-    public var regionOfInterest: CGRect { state.withLock { FramingGeometry.upperLeft($0.framing.region) } }
 
     /// A region at least 5 % of the frame each way, inside the frame; anything else is refused.
     public func setRegionOfInterest(_ region: CGRect) async throws {
-        try setRegion(region)
-    }
-
-    /// The framing a session starts with (dockd's --framing and --region).
-    package func configureFraming(mode: FramingMode, region: CGRect?) throws(DockKitError) {
-        state.withLock { $0.framing.mode = mode }
-        if let region { try setRegion(region) }
-    }
-
-    package func setRegion(_ region: CGRect) throws(DockKitError) {
-        guard let converted = FramingGeometry.region(fromUpperLeft: region) else { throw .invalidParameter }
-        state.withLock { $0.framing.region = converted }
+        switch backing {
+        case .local(let dock): try dock.setRegion(region)
+        case .remote(let dock): try await dock.send("region", ControlJSON.rect(region))
+        }
     }
 
     // MARK: Motors
 
-    public var limits: Limits { motors.limits }
+    public var limits: Limits {
+        switch backing {
+        case .local(let dock): dock.limits
+        case .remote(let dock): dock.mirror.limits
+        }
+    }
 
-    /// Narrows the device's limits for this session. An axis the device lacks is refused.
+    /// Narrows the device's limits for this session; they revert when it ends. An axis the
+    /// device lacks is refused.
     public func setLimits(_ limits: Limits) throws {
-        let device = motors.backend.capabilities.limits
-        if (limits.yaw != nil && device.yaw == nil) || (limits.pitch != nil && device.pitch == nil)
-            || (limits.roll != nil && device.roll == nil) {
-            throw DockKitError.notSupportedByDevice
+        switch backing {
+        case .local(let dock): try dock.setLimits(limits)
+        case .remote(let dock): try dock.setLimits(limits)
         }
-        motors.setLimits(limits)
     }
 
-    package var isSystemTrackingEnabled: Bool {
-        get { state.withLock { $0.systemTrackingEnabled } }
-    }
-
-    package func setSystemTrackingEnabled(_ enabled: Bool) {
-        state.withLock { state in
-            // System tracking stopping ends the framing session: the region goes back to the whole frame.
-            if state.systemTrackingEnabled && !enabled { state.framing.region = FramingGeometry.fullFrame }
-            state.systemTrackingEnabled = enabled
-        }
-        director.cancel()
-        motors.stop(at: clock.now)
-    }
-
-    /// Turns the axes at these rates (rad/s); `Vector3D()` stops. Refused while system tracking
-    /// is on. Ends any orientation move or animation in progress.
-    /// The velocity lasts until the next motor call (it is sent again on every control tick, so
-    /// the deadman still stops the motors if the control loop stops).
+    /// Turns the axes at these rates (rad/s; x pitch, y yaw, z roll); `Vector3D()` stops.
+    /// Refused while system tracking is on.
     public func setAngularVelocity(_ velocity: Vector3D) async throws {
-        try applyAngularVelocity(velocity)
-    }
-
-    package func applyAngularVelocity(_ velocity: Vector3D) throws(DockKitError) {
-        guard !isSystemTrackingEnabled else { throw .notSupported }
-        guard velocity.isFinite else { throw .invalidParameter }
-        director.hold(velocity)
-        do { try motors.command(velocity, at: clock.now) } catch {
-            director.cancel()
-            throw .notConnected
+        switch backing {
+        case .local(let dock): try dock.applyAngularVelocity(velocity)
+        case .remote(let dock): try await dock.send("velocity", ControlJSON.vector(velocity))
         }
     }
 
-    /// Moves to an orientation (radians; absolute, or relative to the current pose) along a
-    /// smooth trajectory lasting `duration`. The progress completes when the head has arrived.
-    /// At most two motion calls per second; refused while system tracking is on.
-    public func setOrientation(_ target: Vector3D, duration: Duration, relative: Bool = false) async throws -> Progress {
-        let seconds = Double(duration.components.seconds) + Double(duration.components.attoseconds) / 1e18
-        return try startOrientation(target, seconds: seconds, relative: relative)
-    }
-
-    package func startOrientation(_ target: Vector3D, seconds: Double, relative: Bool) throws(DockKitError) -> Progress {
-        guard !isSystemTrackingEnabled else { throw .notSupported }
-        guard target.isFinite, seconds.isFinite, seconds >= 0, seconds <= 60 else { throw .invalidParameter }
-        let now = clock.now
-        let pose = motors.backend.motionState(at: now).angularPositions
-        var goal = relative ? pose + target : target
-        let limits = motors.limits
-        goal.y = limits.yaw?.clampPosition(goal.y) ?? pose.y
-        goal.x = limits.pitch?.clampPosition(goal.x) ?? pose.x
-        goal.z = limits.roll?.clampPosition(goal.z) ?? pose.z
-        return try director.start(.move(from: pose, to: goal, duration: seconds), at: now)
+    /// Moves to an orientation (radians: x pitch, y yaw, z roll; absolute, or relative to the
+    /// current pose) along a smooth path lasting `duration` (0: as fast as the limits allow);
+    /// the progress completes when the head has arrived. At most two motion calls a second;
+    /// refused while system tracking is on.
+    public func setOrientation(_ target: Vector3D, duration: Duration = .seconds(0), relative: Bool = false)
+        async throws -> Progress
+    {
+        try await startOrientation(target, duration: duration, relative: relative)
     }
 
     /// `setOrientation` with a rotation; its Euler angles are the head's yaw, pitch and roll.
-    public func setOrientation(_ target: Rotation3D, duration: Duration, relative: Bool = false) async throws -> Progress {
-        try await setOrientation(target.eulerAngles, duration: duration, relative: relative)
+    public func setOrientation(_ target: Rotation3D, duration: Duration = .seconds(0), relative: Bool = false)
+        async throws -> Progress
+    {
+        try await startOrientation(target.eulerAngles, duration: duration, relative: relative)
+    }
+
+    /// `setOrientation` from synchronous code: the move starts at once and the progress tells
+    /// its end; a refusal dockd gives later cancels the progress. Inside an async function
+    /// `try await setOrientation(…)` picks the async form; Swift's top-level code picks this one.
+    public func setOrientation(_ target: Vector3D, duration: Duration = .seconds(0), relative: Bool = false)
+        throws -> Progress
+    {
+        switch backing {
+        case .local(let dock):
+            return try dock.startOrientation(target, seconds: Self.seconds(duration), relative: relative)
+        case .remote(let dock):
+            return try dock.startMotionNow("orientation", Self.orientation(target, duration, relative))
+        }
+    }
+
+    /// The synchronous `setOrientation` with a rotation.
+    public func setOrientation(_ target: Rotation3D, duration: Duration = .seconds(0), relative: Bool = false)
+        throws -> Progress
+    {
+        try setOrientation(target.eulerAngles, duration: duration, relative: relative)
+    }
+
+    static func seconds(_ duration: Duration) -> Double {
+        Double(duration.components.seconds) + Double(duration.components.attoseconds) / 1e18
+    }
+
+    /// A session's `orientation` request.
+    static func orientation(_ target: Vector3D, _ duration: Duration, _ relative: Bool) -> [String: Any] {
+        var fields = ControlJSON.vector(target)
+        fields["duration"] = seconds(duration)
+        fields["relative"] = relative
+        return fields
     }
 
     /// Plays a canned motion from the current pose; the progress completes when it is back.
     public func animate(motion: Animation) async throws -> Progress {
-        try startAnimation(motion)
-    }
-
-    package func startAnimation(_ motion: Animation) throws(DockKitError) -> Progress {
-        guard !isSystemTrackingEnabled else { throw .notSupported }
-        let now = clock.now
-        let pose = motors.backend.motionState(at: now).angularPositions
-        return try director.start(motion.motion.trajectory(from: pose), at: now)
-    }
-
-    /// Motion states, about 30 a second, for as long as the stream is held.
-    public var motionStates: MotionStates {
-        get throws { director.stream() }
-    }
-
-    /// One control tick: runs any motion in progress, publishes the motion state and keeps the
-    /// deadman honest. The pipeline's control loop (or the motion loop) calls it.
-    package func service(at now: MonotonicInstant) {
-        director.service(at: now)
-        if !director.isActive { motors.service(at: now) }
-    }
-
-    /// Leaves the motors stopped (any motion in progress is abandoned).
-    package func stopMotors(at now: MonotonicInstant) {
-        state.withLock { $0.framing.region = FramingGeometry.fullFrame }
-        director.cancel()
-        motors.stop(at: now)
-    }
-
-    static func union(_ observations: [DockCore.Observation]) -> NormalizedRect? {
-        guard let first = observations.first?.rect else { return nil }
-        var minX = first.x, minY = first.y, maxX = first.x + first.width, maxY = first.y + first.height
-        for o in observations.dropFirst() {
-            minX = min(minX, o.rect.x); minY = min(minY, o.rect.y)
-            maxX = max(maxX, o.rect.x + o.rect.width); maxY = max(maxY, o.rect.y + o.rect.height)
+        switch backing {
+        case .local(let dock): try dock.startAnimation(motion)
+        case .remote(let dock): try await dock.startMotion("animate", ["motion": ControlJSON.animationName(motion)])
         }
-        return NormalizedRect(x: minX, y: minY, width: maxX - minX, height: maxY - minY)
+    }
+
+    /// Where the axes are and how fast they turn, about 30 times a second.
+    public var motionStates: MotionStates {
+        get throws {
+            switch backing {
+            case .local(let dock): dock.motionStates
+            case .remote(let dock): dock.motionStates()
+            }
+        }
+    }
+
+    private func startOrientation(_ target: Vector3D, duration: Duration, relative: Bool) async throws -> Progress {
+        switch backing {
+        case .local(let dock):
+            return try dock.startOrientation(target, seconds: Self.seconds(duration), relative: relative)
+        case .remote(let dock):
+            return try await dock.startMotion("orientation", Self.orientation(target, duration, relative))
+        }
+    }
+
+    // MARK: Events
+
+    /// Buttons, shutter, flip and zoom from the dock's input devices, as they happen.
+    public var accessoryEvents: AccessoryEvents {
+        get throws {
+            switch backing {
+            case .local(let dock): dock.events.stream(buffer: 32)
+            case .remote(let dock): dock.accessoryEvents()
+            }
+        }
+    }
+
+    /// Battery reports, as the device sends them (none from a device that reports no battery).
+    public var batteryStates: BatteryStates {
+        get throws {
+            switch backing {
+            case .local(let dock): dock.batteries.stream(buffer: 8)
+            case .remote(let dock): dock.batteryStates()
+            }
+        }
     }
 }

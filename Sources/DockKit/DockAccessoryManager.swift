@@ -1,14 +1,21 @@
+import ControlClient
 import DockCore
 import Foundation
 import Motion
 
 extension DockAccessory {
+    /// Whether a dock is usable.
+    public enum State: Sendable, Hashable, CustomDebugStringConvertible {
+        case docked, undocked
+        public var debugDescription: String { self == .docked ? "docked" : "undocked" }
+    }
+
     /// A dock coming or going.
     public struct StateChange: Sendable {
-        public enum State: Sendable, Hashable { case docked, undocked }
+        public typealias State = DockAccessory.State
         public var state: State
         public var accessory: DockAccessory?
-        /// Whether the dock's tracking button switches system tracking (true when it has one).
+        /// Whether the dock has a tracking button that switches system tracking.
         public var trackingButtonEnabled: Bool
     }
 
@@ -22,6 +29,7 @@ public final class DockAccessoryManager: Sendable {
     private struct State {
         var systemTrackingEnabled = true
         var accessories: [DockAccessory] = []
+        var trackingButtons: Set<UUID> = []
         var discovered = false
         var buttonReaders: [ButtonReader] = []
     }
@@ -30,10 +38,12 @@ public final class DockAccessoryManager: Sendable {
 
     package init() {}
 
-    /// Docked and undocked as motor devices come and go; starts with every accessory docked now.
-    /// In a program of its own (not dockd), the accessory comes from the environment:
-    /// `OPENDOCK_GIMBAL=sim` docks a simulated gimbal, `OPENDOCK_BUTTONS=/dev/input/…` adds a
-    /// remote's buttons to it.
+    /// Docked and undocked as docks come and go; starts with every accessory docked now. A
+    /// program's accessories are those of the running dockd (its socket found as dockctl finds
+    /// it: `$OPENDOCK_SOCKET`, the runtime directory, …): docked while dockd serves one,
+    /// undocked when dockd stops or its head falls silent, docked again when it is back. With
+    /// `OPENDOCK_GIMBAL=sim` the program docks a simulated gimbal of its own instead
+    /// (`OPENDOCK_BUTTONS=/dev/input/…` adds a remote's buttons to it).
     public var accessoryStateChanges: DockAccessory.StateChanges {
         get throws {
             try discoverOnce(ProcessInfo.processInfo.environment)
@@ -49,62 +59,116 @@ public final class DockAccessoryManager: Sendable {
     /// lock, so no change slips between the snapshot and the subscription.
     package func observeStateChanges(_ handler: @escaping @Sendable (DockAccessory.StateChange) -> Void) -> UUID {
         state.withLock { state in
-            for accessory in state.accessories { handler(.init(state: .docked, accessory: accessory, trackingButtonEnabled: true)) }
+            for accessory in state.accessories {
+                handler(
+                    .init(
+                        state: .docked, accessory: accessory,
+                        trackingButtonEnabled: state.trackingButtons.contains(accessory.identifier.uuid)))
+            }
             return changes.subscribe(handler)
         }
     }
 
     package func stopObservingStateChanges(_ id: UUID) { changes.unsubscribe(id) }
 
-    /// Docks what the environment names, the first time a client asks for accessories.
+    /// Finds the accessories the environment names, the first time a client asks for them.
     package func discoverOnce(_ environment: [String: String]) throws(DockKitError) {
-        guard !state.withLock({ state in defer { state.discovered = true }; return state.discovered }) else { return }
-        guard let gimbal = environment["OPENDOCK_GIMBAL"] else { return }
-        // Only the simulator lives in this library; real devices are driven by dockd.
+        guard
+            !state.withLock({ state in
+                defer { state.discovered = true }
+                return state.discovered
+            })
+        else { return }
+        guard let gimbal = environment["OPENDOCK_GIMBAL"] else {
+            DockdWatcher(manager: self, endpoint: .unix(path: ControlEndpoint.defaultSocketPath)).start()
+            return
+        }
+        // Only the simulator lives in a program; real devices are driven by dockd.
         guard gimbal == "sim" else { throw .notSupportedByDevice }
         let clock = SystemMonotonicClock()
-        let accessory = DockAccessory(name: "simulated gimbal", backend: SimulatedGimbal(start: clock.now), clock: clock,
-                                      hardwareModel: "OpenDock simulator")
-        accessory.startMotionLoop()
+        let dock = LocalDock(
+            name: "simulated gimbal", backend: SimulatedGimbal(start: clock.now), clock: clock,
+            hardwareModel: "OpenDock simulator")
+        dock.startMotionLoop()
         if let path = environment["OPENDOCK_BUTTONS"] {
-            let reader = try ButtonReader(path: path, accessory: accessory, manager: self)
+            let reader = try ButtonReader(path: path, accessory: dock, manager: self)
             state.withLock { $0.buttonReaders.append(reader) }
         }
-        dock(accessory)
+        self.dock(dock, trackingButtonEnabled: environment["OPENDOCK_BUTTONS"] != nil)
     }
 
-    public var isSystemTrackingEnabled: Bool { state.withLock { $0.systemTrackingEnabled } }
+    public var isSystemTrackingEnabled: Bool {
+        state.withLock { state in
+            for accessory in state.accessories {
+                if case .remote(let dock) = accessory.backing { return dock.mirror.systemTracking }
+            }
+            return state.systemTrackingEnabled
+        }
+    }
 
     /// With system tracking off, clients track with `track(_:cameraInformation:)` or drive motors.
     public func setSystemTrackingEnabled(_ enabled: Bool) async throws {
         applySystemTracking(enabled)
+        for accessory in accessories {
+            if case .remote(let dock) = accessory.backing {
+                try await dock.send("systemTracking", ["enabled": enabled])
+            }
+        }
     }
 
+    /// Switches system tracking on every dock in this process.
     package func applySystemTracking(_ enabled: Bool) {
         let accessories = state.withLock { state in
             state.systemTrackingEnabled = enabled
             return state.accessories
         }
-        for accessory in accessories { accessory.setSystemTrackingEnabled(enabled) }
+        for accessory in accessories { accessory.local?.setSystemTrackingEnabled(enabled) }
     }
 
-    /// Makes an accessory known (a motor device became usable).
-    package func dock(_ accessory: DockAccessory) {
+    /// Makes a dock in this process known (its motor device became usable); whether it has a
+    /// tracking button, when not said, is what it was last time.
+    package func dock(_ dock: LocalDock, trackingButtonEnabled: Bool? = nil) {
+        let (known, button) = state.withLock { state in
+            (
+                state.accessories.first { $0.identifier.uuid == dock.identifier.uuid },
+                state.trackingButtons.contains(dock.identifier.uuid)
+            )
+        }
+        self.dock(known ?? DockAccessory(local: dock), trackingButtonEnabled: trackingButtonEnabled ?? button)
+    }
+
+    /// Makes an accessory known: one in this process, or one a running dockd serves.
+    package func dock(_ accessory: DockAccessory, trackingButtonEnabled: Bool) {
         let enabled = state.withLock { state in
             state.accessories.removeAll { $0 == accessory }
             state.accessories.append(accessory)
-            changes.yield(.init(state: .docked, accessory: accessory, trackingButtonEnabled: true))
+            if trackingButtonEnabled {
+                state.trackingButtons.insert(accessory.identifier.uuid)
+            } else {
+                state.trackingButtons.remove(accessory.identifier.uuid)
+            }
+            changes.yield(.init(state: .docked, accessory: accessory, trackingButtonEnabled: trackingButtonEnabled))
             return state.systemTrackingEnabled
         }
-        accessory.setSystemTrackingEnabled(enabled)
+        accessory.local?.setSystemTrackingEnabled(enabled)
     }
 
-    /// Forgets an accessory (its device went away).
+    /// Forgets a dock in this process (its device went away).
+    package func undock(_ dock: LocalDock) {
+        guard let known = state.withLock({ $0.accessories.first { $0.identifier.uuid == dock.identifier.uuid } })
+        else { return }
+        undock(known)
+    }
+
+    /// Forgets an accessory.
     package func undock(_ accessory: DockAccessory) {
         state.withLock { state in
             guard state.accessories.contains(accessory) else { return }
             state.accessories.removeAll { $0 == accessory }
-            changes.yield(.init(state: .undocked, accessory: accessory, trackingButtonEnabled: true))
+            changes.yield(
+                .init(
+                    state: .undocked, accessory: accessory,
+                    trackingButtonEnabled: state.trackingButtons.contains(accessory.identifier.uuid)))
         }
     }
 

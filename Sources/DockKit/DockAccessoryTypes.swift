@@ -15,6 +15,8 @@ extension DockAccessory {
 
     /// A subject the client saw: a unit rect with a lower-left origin.
     public struct Observation: Sendable {
+        /// Apple's path: `DockAccessory.Observation.ObservationType`.
+        public typealias ObservationType = DockAccessory.ObservationType
         public var identifier: Int
         public var type: ObservationType
         public var rect: CGRect
@@ -41,8 +43,10 @@ extension DockAccessory {
         public var cameraIntrinsics: CameraIntrinsics?
         public var referenceDimensions: CGSize?
 
-        public init(captureDevice: String?, cameraPosition: CameraPosition, orientation: CameraOrientation,
-                    cameraIntrinsics: CameraIntrinsics?, referenceDimensions: CGSize?) {
+        public init(
+            captureDevice: String?, cameraPosition: CameraPosition, orientation: CameraOrientation,
+            cameraIntrinsics: CameraIntrinsics?, referenceDimensions: CGSize?
+        ) {
             self.captureDevice = captureDevice
             self.cameraPosition = cameraPosition
             self.orientation = orientation
@@ -71,14 +75,16 @@ extension DockAccessory {
 extension DockAccessory.Observation {
     /// The internal form, stamped with the time the client handed it over.
     func core(stamp: FrameStamp) -> DockCore.Observation {
-        let kind: ObservationKind = switch type {
-        case .humanFace: .humanFace
-        case .humanBody: .humanBody
-        case .object: .object
-        }
-        return DockCore.Observation(identifier: identifier, kind: kind,
-                                    rect: NormalizedRect(x: rect.origin.x, y: rect.origin.y, width: rect.width, height: rect.height),
-                                    faceYaw: faceYawAngle?.converted(to: .radians).value, stamp: stamp)
+        let kind: ObservationKind =
+            switch type {
+            case .humanFace: .humanFace
+            case .humanBody: .humanBody
+            case .object: .object
+            }
+        return DockCore.Observation(
+            identifier: identifier, kind: kind,
+            rect: NormalizedRect(x: rect.origin.x, y: rect.origin.y, width: rect.width, height: rect.height),
+            faceYaw: faceYawAngle?.converted(to: .radians).value, stamp: stamp)
     }
 }
 
@@ -88,7 +94,9 @@ extension DockAccessory.CameraInformation {
     func core() throws(DockKitError) -> DockCore.CameraInformation {
         let size: PixelSize
         if let dims = referenceDimensions {
-            guard dims.width >= 1, dims.height >= 1, dims.width.isFinite, dims.height.isFinite else { throw .invalidParameter }
+            guard dims.width >= 1, dims.height >= 1, dims.width.isFinite, dims.height.isFinite else {
+                throw .invalidParameter
+            }
             size = PixelSize(width: Int(dims.width), height: Int(dims.height))
         } else if let k = cameraIntrinsics {
             size = PixelSize(width: max(1, Int(2 * k.cx)), height: max(1, Int(2 * k.cy)))

@@ -16,9 +16,13 @@ package struct FramingGeometry: Sendable, Equatable {
     /// DockKit's region (upper-left origin) in the house's coordinates; nil when it is not a
     /// finite, non-empty rect inside the frame.
     package static func region(fromUpperLeft rect: CGRect) -> NormalizedRect? {
-        let x = Double(rect.origin.x), y = Double(rect.origin.y), w = Double(rect.width), h = Double(rect.height)
+        let x = Double(rect.origin.x)
+        let y = Double(rect.origin.y)
+        let w = Double(rect.width)
+        let h = Double(rect.height)
         guard [x, y, w, h].allSatisfy(\.isFinite), w >= 0.05, h >= 0.05, x >= 0, y >= 0,
-              x + w <= 1 + 1e-9, y + h <= 1 + 1e-9 else { return nil }
+            x + w <= 1 + 1e-9, y + h <= 1 + 1e-9
+        else { return nil }
         return unitImage.normalized(PixelRect(x: x, y: y, width: w, height: h))
     }
 
@@ -29,7 +33,8 @@ package struct FramingGeometry: Sendable, Equatable {
 
     func aimPoint(for subject: NormalizedRect?) -> (x: Double, y: Double) {
         let point = mode.framingPoint
-        var x = region.x + point.x * region.width, y = region.y + point.y * region.height
+        var x = region.x + point.x * region.width
+        var y = region.y + point.y * region.height
         guard let subject else { return (x, y) }
         x = Self.keepInside(x, halfSize: subject.width / 2, from: region.x, to: region.x + region.width)
         y = Self.keepInside(y, halfSize: subject.height / 2, from: region.y, to: region.y + region.height)

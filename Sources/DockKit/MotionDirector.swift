@@ -7,6 +7,7 @@ extension DockAccessory {
     public struct MotionState: Sendable {
         public var angularPositions: Vector3D
         public var angularVelocities: Vector3D
+        /// When the state was read: seconds since 1970 (UNIX epoch), as DockKit gives it.
         public var timestamp: TimeInterval
         /// Set when the device could not report; positions are then the commanded ones.
         public var error: (any Error)?
@@ -123,8 +124,11 @@ final class MotionDirector: Sendable {
             return true
         }
         guard due else { return }
-        states.yield(DockAccessory.MotionState(angularPositions: motion.angularPositions, angularVelocities: motion.angularVelocities,
-                                               timestamp: motion.time.seconds,
-                                               error: motion.isCommandedOnly ? CommandedStateOnly() : nil))
+        states.yield(
+            DockAccessory.MotionState(
+                angularPositions: motion.angularPositions, angularVelocities: motion.angularVelocities,
+                // As DockKit: the time of day, in seconds since 1970.
+                timestamp: Date().timeIntervalSince1970,
+                error: motion.isCommandedOnly ? CommandedStateOnly() : nil))
     }
 }

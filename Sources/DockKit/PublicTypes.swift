@@ -11,4 +11,11 @@ public typealias Frame = DockCore.Frame
 extension DockAccessory {
     /// One axis's travel (radians) and top speed (rad/s).
     public typealias Limit = AxisLimit
+    /// Apple's path for the identifier's category.
+    public typealias Category = Identifier.Category
+}
+
+extension MotionLimits {
+    /// Apple's path: `DockAccessory.Limits.Limit`.
+    public typealias Limit = AxisLimit
 }

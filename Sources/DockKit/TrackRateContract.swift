@@ -1,8 +1,11 @@
 import DockCore
 
 /// DockKit's rule for `track(_:cameraInformation:)`: a fixed rate between 10 and 30 calls per
-/// second. Judged on the mean interval of the last calls, with 10 % tolerance for jitter; a
-/// pause longer than `sessionGap` starts a new tracking session and is not counted as slow.
+/// second, with 10 % tolerance. A rate is outside it only when both the mean and the median
+/// interval of the last calls say so: the median is not fooled by a one-off stall and the burst
+/// a client sends to catch up on its schedule, the mean by calls that come unevenly around the
+/// rate (a sender that answers frames as they come). A pause longer than `sessionGap` starts a
+/// new tracking session and is not counted as slow.
 struct TrackRateContract: Sendable {
     static let slowest = 10.0
     static let fastest = 30.0
@@ -19,9 +22,13 @@ struct TrackRateContract: Sendable {
         times.append(time)
         if times.count > window + 1 { times.removeFirst(times.count - window - 1) }
         guard times.count > minimumIntervals else { return }
-        let rate = Double(times.count - 1) / max(times.last!.seconds(since: times.first!), 1e-9)
-        if rate > Self.fastest * (1 + tolerance) { throw .frameRateTooHigh }
-        if rate < Self.slowest / (1 + tolerance) { throw .frameRateTooLow }
+        let intervals = zip(times.dropFirst(), times).map { $0.seconds(since: $1) }.sorted()
+        let middle = intervals.count / 2
+        let median = intervals.count % 2 == 1 ? intervals[middle] : (intervals[middle - 1] + intervals[middle]) / 2
+        let mean = times.last!.seconds(since: times.first!) / Double(intervals.count)
+        let (fast, slow) = (1 / max(mean, median, 1e-9), 1 / max(min(mean, median), 1e-9))
+        if fast > Self.fastest * (1 + tolerance) { throw .frameRateTooHigh }
+        if slow < Self.slowest / (1 + tolerance) { throw .frameRateTooLow }
     }
 
     mutating func reset() { times.removeAll() }

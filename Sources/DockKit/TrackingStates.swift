@@ -68,10 +68,13 @@ final class TrackingPublisher: Sendable {
             let r = a.subject.rect
             let rect = CGRect(x: r.x, y: r.y, width: r.width, height: r.height)
             if a.subject.kind == .object {
-                return .object(DockAccessory.TrackedObject(identifier: a.uuid, rect: rect, saliencyRank: a.saliencyRank))
+                return .object(
+                    DockAccessory.TrackedObject(identifier: a.uuid, rect: rect, saliencyRank: a.saliencyRank))
             }
-            return .person(DockAccessory.TrackedPerson(identifier: a.uuid, rect: rect, saliencyRank: a.saliencyRank,
-                                                       speakingConfidence: a.speakingConfidence, lookingAtCameraConfidence: a.lookingAtCameraConfidence))
+            return .person(
+                DockAccessory.TrackedPerson(
+                    identifier: a.uuid, rect: rect, saliencyRank: a.saliencyRank,
+                    speakingConfidence: a.speakingConfidence, lookingAtCameraConfidence: a.lookingAtCameraConfidence))
         }
         let value = DockAccessory.TrackingState(time: time, trackedSubjects: subjects)
         state.withLock { $0.latest = value }
@@ -83,37 +86,30 @@ final class TrackingPublisher: Sendable {
     func lock(_ ids: [UUID]) { state.withLock { $0.locked = ids } }
 }
 
-extension DockAccessory {
+extension LocalDock {
     /// Tracking states as the system tracker sees each processed frame.
-    public var trackingStates: TrackingStates {
-        get throws { tracking.stream() }
-    }
+    package var trackingStates: DockAccessory.TrackingStates { tracking.stream() }
 
     /// Locks framing onto the subject under `point` (unit coordinates, lower-left origin, as the
-    /// subjects' rects); the smallest subject containing it wins (a face over its body).
-    public func selectSubject(at point: CGPoint) async throws {
-        try lockSubject(at: point)
-    }
-
-    /// `selectSubject(at:)`; returns the subject locked onto.
+    /// subjects' rects); the smallest subject containing it wins (a face over its body). Returns
+    /// the subject locked onto.
     @discardableResult
     package func lockSubject(at point: CGPoint) throws(DockKitError) -> UUID {
         guard point.x.isFinite, point.y.isFinite, (0...1).contains(point.x), (0...1).contains(point.y) else {
             throw .invalidParameter
         }
         let subjects = tracking.latest?.trackedSubjects ?? []
-        guard let hit = subjects.filter({ $0.rect.contains(point) }).min(by: { $0.rect.width * $0.rect.height < $1.rect.width * $1.rect.height })
+        guard
+            let hit = subjects.filter({ $0.rect.contains(point) }).min(by: {
+                $0.rect.width * $0.rect.height < $1.rect.width * $1.rect.height
+            })
         else { throw .noSubjectFound }
         tracking.lock([hit.identifier])
         return hit.identifier
     }
 
-    /// Locks framing onto these subjects (the first one tracked is framed); `[]` returns to
-    /// automatic selection. Refused when none of them is being tracked.
-    public func selectSubjects(_ ids: [UUID]) async throws {
-        try lockSubjects(ids)
-    }
-
+    /// Locks framing onto these subjects (framed together, as a group, while each is tracked);
+    /// `[]` returns to automatic selection. Refused when none of them is being tracked.
     package func lockSubjects(_ ids: [UUID]) throws(DockKitError) {
         if ids.isEmpty {
             tracking.lock([])
@@ -125,7 +121,7 @@ extension DockAccessory {
     }
 
     /// The last tracking state published, if any.
-    package var latestTrackingState: TrackingState? { tracking.latest }
+    package var latestTrackingState: DockAccessory.TrackingState? { tracking.latest }
 
     /// The client's locked subjects, for the system tracker's selector.
     package var lockedSubjects: [UUID] { tracking.locked }

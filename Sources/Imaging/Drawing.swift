@@ -25,30 +25,36 @@ public struct Color: Sendable, Hashable {
 extension Frame {
     public mutating func drawRect(_ rect: PixelRect, color: Color, thickness: Int = 2) {
         _ = withMutableView {
-            cvision_draw_rect($0, Int32(rect.x.rounded()), Int32(rect.y.rounded()), Int32(rect.width.rounded()),
-                          Int32(rect.height.rounded()), color.blue, color.green, color.red, Int32(thickness))
+            cvision_draw_rect(
+                $0, Int32(rect.x.rounded()), Int32(rect.y.rounded()), Int32(rect.width.rounded()),
+                Int32(rect.height.rounded()), color.blue, color.green, color.red, Int32(thickness))
         }
     }
 
     public mutating func drawLine(from a: PixelPoint, to b: PixelPoint, color: Color, thickness: Int = 1) {
         _ = withMutableView {
-            cvision_draw_line($0, Int32(a.x.rounded()), Int32(a.y.rounded()), Int32(b.x.rounded()), Int32(b.y.rounded()),
-                          color.blue, color.green, color.red, Int32(thickness))
+            cvision_draw_line(
+                $0, Int32(a.x.rounded()), Int32(a.y.rounded()), Int32(b.x.rounded()), Int32(b.y.rounded()),
+                color.blue, color.green, color.red, Int32(thickness))
         }
     }
 
     public mutating func drawCircle(at p: PixelPoint, radius: Int, color: Color, thickness: Int = 2) {
         _ = withMutableView {
-            cvision_draw_circle($0, Int32(p.x.rounded()), Int32(p.y.rounded()), Int32(radius), color.blue, color.green,
-                            color.red, Int32(thickness))
+            cvision_draw_circle(
+                $0, Int32(p.x.rounded()), Int32(p.y.rounded()), Int32(radius), color.blue, color.green,
+                color.red, Int32(thickness))
         }
     }
 
-    public mutating func drawText(_ text: String, at p: PixelPoint, scale: Double = 0.6, color: Color = .white,
-                                  thickness: Int = 1) {
+    public mutating func drawText(
+        _ text: String, at p: PixelPoint, scale: Double = 0.6, color: Color = .white,
+        thickness: Int = 1
+    ) {
         _ = withMutableView {
-            cvision_draw_text($0, text, Int32(p.x.rounded()), Int32(p.y.rounded()), scale, color.blue, color.green,
-                          color.red, Int32(thickness))
+            cvision_draw_text(
+                $0, text, Int32(p.x.rounded()), Int32(p.y.rounded()), scale, color.blue, color.green,
+                color.red, Int32(thickness))
         }
     }
 }

@@ -5,8 +5,10 @@ extension Frame {
     /// Lends the pixels to the shim read-only.
     public func withView<R>(_ body: (cvision_view) throws -> R) rethrows -> R {
         try pixels.withUnsafeBufferPointer { buffer in
-            try body(cvision_view(data: UnsafeMutablePointer(mutating: buffer.baseAddress), width: Int32(width),
-                              height: Int32(height), channels: Int32(format.channels), stride: bytesPerRow))
+            try body(
+                cvision_view(
+                    data: UnsafeMutablePointer(mutating: buffer.baseAddress), width: Int32(width),
+                    height: Int32(height), channels: Int32(format.channels), stride: bytesPerRow))
         }
     }
 

@@ -9,9 +9,13 @@ public enum Interpolation: Int32, Sendable {
 
 extension Frame {
     /// Reads a still image file (PNG, JPEG, …).
-    public static func read(contentsOf path: String, format: PixelFormat = .bgr,
-                            stamp: FrameStamp = FrameStamp(sequence: 0, time: .zero)) throws(ImagingError) -> Frame {
-        guard let image = cvision_image_read(path, format == .gray ? 1 : 0) else { throw ImagingError.last("read \(path)") }
+    public static func read(
+        contentsOf path: String, format: PixelFormat = .bgr,
+        stamp: FrameStamp = FrameStamp(sequence: 0, time: .zero)
+    ) throws(ImagingError) -> Frame {
+        guard let image = cvision_image_read(path, format == .gray ? 1 : 0) else {
+            throw ImagingError.last("read \(path)")
+        }
         defer { cvision_image_free(image) }
         return Frame(copying: cvision_image_view(image), stamp: stamp)
     }
@@ -39,12 +43,16 @@ extension Frame {
 
     /// A new frame of `size` whose pixel p shows this frame's pixel H·p (H maps destination to
     /// source, row-major 3×3). Pixels that map outside become `border`.
-    public func warped(to size: PixelSize, homography: [Double], border: UInt8 = 0,
-                       stamp: FrameStamp? = nil) throws(ImagingError) -> Frame {
+    public func warped(
+        to size: PixelSize, homography: [Double], border: UInt8 = 0,
+        stamp: FrameStamp? = nil
+    ) throws(ImagingError) -> Frame {
         precondition(homography.count == 9)
         var out = Frame(stamp: stamp ?? self.stamp, width: size.width, height: size.height, format: format)
         let status = withView { src in
-            out.withMutableView { dst in homography.withUnsafeBufferPointer { cvision_warp_perspective(src, dst, $0.baseAddress, Int32(border)) } }
+            out.withMutableView { dst in
+                homography.withUnsafeBufferPointer { cvision_warp_perspective(src, dst, $0.baseAddress, Int32(border)) }
+            }
         }
         try check(status, "warp")
         return out
@@ -59,7 +67,8 @@ extension Frame {
                 if let alpha {
                     alpha.withView { a in cvision_blend_sprite(dst, src, a, x, y, w, h) }
                 } else {
-                    cvision_blend_sprite(dst, src, cvision_view(data: nil, width: 0, height: 0, channels: 1, stride: 0), x, y, w, h)
+                    cvision_blend_sprite(
+                        dst, src, cvision_view(data: nil, width: 0, height: 0, channels: 1, stride: 0), x, y, w, h)
                 }
             }
         }
@@ -91,16 +100,6 @@ extension Frame {
     /// Mirrors the image left to right in place.
     public mutating func flipHorizontally() throws(ImagingError) {
         try check(withMutableView { cvision_flip_horizontal($0) }, "flip")
-    }
-
-    /// The image as a JPEG file's bytes.
-    public func jpegData(quality: Int = 80) throws(ImagingError) -> [UInt8] {
-        // Twice the raw size bounds any JPEG of it, headers included.
-        var out = [UInt8](repeating: 0, count: max(4096, 2 * pixels.count))
-        let length = withView { view in out.withUnsafeMutableBytes { cvision_encode_jpeg(view, Int32(clamping: quality), $0.baseAddress, Int64($0.count)) } }
-        guard length > 0 else { throw ImagingError.last("encode JPEG") }
-        out.removeSubrange(Int(length)...)
-        return out
     }
 
     /// Compresses to JPEG at `quality` and back, in place: the blocks and ringing of a cheap webcam.

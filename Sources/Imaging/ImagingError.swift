@@ -27,4 +27,16 @@ func check(_ status: Int32, _ operation: String) throws(ImagingError) {
 public enum Imaging {
     /// Threads OpenCV's parallel loops may use.
     public static func setThreadCount(_ count: Int) { cvision_set_num_threads(Int32(count)) }
+
+    /// Hands the heap's free pages back to the system: loading the models leaves tens of MiB of
+    /// parsing buffers freed but still resident.
+    public static func releaseFreeMemory() { cvision_trim_heap() }
+
+    /// Bytes of heap handed out and not yet freed: what a leak grows, unlike the resident size,
+    /// which also steps with the allocator's free lists and arenas. nil under a sanitizer,
+    /// whose allocator glibc does not see.
+    public static func heapBytesInUse() -> Double? {
+        let bytes = cvision_heap_in_use()
+        return bytes == UInt64.max ? nil : Double(bytes)
+    }
 }

@@ -59,37 +59,50 @@ public struct Plot {
     /// A tick step of 1, 2 or 5 × 10^k giving about `count` ticks over `span`.
     static func tickStep(_ span: Double, count: Double = 6) -> Double {
         guard span > 0, span.isFinite else { return 1 }
-        let raw = span / count, magnitude = pow(10, floor(log10(raw)))
+        let raw = span / count
+        let magnitude = pow(10, floor(log10(raw)))
         let normalized = raw / magnitude
         return (normalized < 1.5 ? 1 : normalized < 3.5 ? 2 : normalized < 7.5 ? 5 : 10) * magnitude
     }
 
     public func render() -> Frame {
-        var image = Frame(stamp: FrameStamp(sequence: 0, time: .zero), width: size.width, height: size.height, format: .bgr)
-        let w = Double(size.width), h = Double(size.height)
+        var image = Frame(
+            stamp: FrameStamp(sequence: 0, time: .zero), width: size.width, height: size.height, format: .bgr)
+        let w = Double(size.width)
+        let h = Double(size.height)
         image.drawRect(PixelRect(x: 0, y: 0, width: w, height: h), color: .white, thickness: -1)
-        let left = 70.0, right = w - 20, top = 40.0, bottom = h - 50
+        let left = 70.0
+        let right = w - 20
+        let top = 40.0
+        let bottom = h - 50
         let xs = series.flatMap { $0.points.map(\.x) } + markers.map(\.x) + spans.flatMap { [$0.from, $0.to] }
         let ys = series.flatMap { $0.points.compactMap(\.y) }.filter(\.isFinite)
         let xr = xRange ?? ((xs.min() ?? 0)...max((xs.max() ?? 1), (xs.min() ?? 0) + 1e-6))
         var yr = yRange ?? ((ys.min() ?? 0)...(ys.max() ?? 1))
         if yr.upperBound - yr.lowerBound < 1e-9 { yr = (yr.lowerBound - 1)...(yr.upperBound + 1) }
         func px(_ x: Double) -> Double { left + (x - xr.lowerBound) / (xr.upperBound - xr.lowerBound) * (right - left) }
-        func py(_ y: Double) -> Double { bottom - (min(max(y, yr.lowerBound), yr.upperBound) - yr.lowerBound) / (yr.upperBound - yr.lowerBound) * (bottom - top) }
+        func py(_ y: Double) -> Double {
+            bottom - (min(max(y, yr.lowerBound), yr.upperBound) - yr.lowerBound) / (yr.upperBound - yr.lowerBound)
+                * (bottom - top)
+        }
 
         for span in spans {
             let strip = (bottom - top) * span.height
             let y = bottom - strip * Double(span.row + 1)
-            image.drawRect(PixelRect(x: px(max(span.from, xr.lowerBound)), y: y,
-                                     width: max(1, px(min(span.to, xr.upperBound)) - px(max(span.from, xr.lowerBound))), height: strip),
-                           color: span.color, thickness: -1)
+            image.drawRect(
+                PixelRect(
+                    x: px(max(span.from, xr.lowerBound)), y: y,
+                    width: max(1, px(min(span.to, xr.upperBound)) - px(max(span.from, xr.lowerBound))), height: strip),
+                color: span.color, thickness: -1)
         }
         // Grid, ticks and labels.
-        let xStep = Self.tickStep(xr.upperBound - xr.lowerBound), yStep = Self.tickStep(yr.upperBound - yr.lowerBound, count: 5)
+        let xStep = Self.tickStep(xr.upperBound - xr.lowerBound)
+        let yStep = Self.tickStep(yr.upperBound - yr.lowerBound, count: 5)
         var x = (xr.lowerBound / xStep).rounded(.up) * xStep
         while x <= xr.upperBound + 1e-9 {
             image.drawLine(from: PixelPoint(x: px(x), y: top), to: PixelPoint(x: px(x), y: bottom), color: Self.grid)
-            image.drawText(Self.label(x, step: xStep), at: PixelPoint(x: px(x) - 10, y: bottom + 18), scale: 0.45, color: Self.ink)
+            image.drawText(
+                Self.label(x, step: xStep), at: PixelPoint(x: px(x) - 10, y: bottom + 18), scale: 0.45, color: Self.ink)
             x += xStep
         }
         var y = (yr.lowerBound / yStep).rounded(.up) * yStep
@@ -98,14 +111,20 @@ public struct Plot {
             image.drawText(Self.label(y, step: yStep), at: PixelPoint(x: 8, y: py(y) + 5), scale: 0.45, color: Self.ink)
             y += yStep
         }
-        image.drawRect(PixelRect(x: left, y: top, width: right - left, height: bottom - top), color: Self.ink, thickness: 1)
+        image.drawRect(
+            PixelRect(x: left, y: top, width: right - left, height: bottom - top), color: Self.ink, thickness: 1)
         for marker in markers {
-            image.drawLine(from: PixelPoint(x: px(marker.x), y: top), to: PixelPoint(x: px(marker.x), y: bottom), color: marker.color, thickness: 1)
+            image.drawLine(
+                from: PixelPoint(x: px(marker.x), y: top), to: PixelPoint(x: px(marker.x), y: bottom),
+                color: marker.color, thickness: 1)
         }
         for s in series {
             var previous: PixelPoint?
             for point in s.points {
-                guard let value = point.y, value.isFinite else { previous = nil; continue }
+                guard let value = point.y, value.isFinite else {
+                    previous = nil
+                    continue
+                }
                 let p = PixelPoint(x: px(point.x), y: py(value))
                 if let previous { image.drawLine(from: previous, to: p, color: s.color, thickness: s.thickness) }
                 previous = p
@@ -116,8 +135,10 @@ public struct Plot {
         image.drawText(yLabel, at: PixelPoint(x: 8, y: top - 10), scale: 0.45, color: Self.ink)
         // Legend, top right.
         var legendY = top + 18
-        for (text, color) in series.map({ ($0.name, $0.color) }) + notes.map({ ($0.text, $0.color) }) where !text.isEmpty {
-            image.drawRect(PixelRect(x: right - 250, y: legendY - 10, width: 18, height: 10), color: color, thickness: -1)
+        for (text, color) in series.map({ ($0.name, $0.color) }) + notes.map({ ($0.text, $0.color) })
+        where !text.isEmpty {
+            image.drawRect(
+                PixelRect(x: right - 250, y: legendY - 10, width: 18, height: 10), color: color, thickness: -1)
             image.drawText(text, at: PixelPoint(x: right - 226, y: legendY), scale: 0.45, color: Self.ink)
             legendY += 18
         }
@@ -125,6 +146,8 @@ public struct Plot {
     }
 
     static func label(_ value: Double, step: Double) -> String {
-        step >= 1 ? String(format: "%.0f", value) : step >= 0.1 ? String(format: "%.1f", value) : String(format: "%.2f", value)
+        step >= 1
+            ? String(format: "%.0f", value)
+            : step >= 0.1 ? String(format: "%.1f", value) : String(format: "%.2f", value)
     }
 }

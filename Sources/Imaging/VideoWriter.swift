@@ -1,6 +1,6 @@
 import CVision
-import Foundation
 import DockCore
+import Foundation
 
 /// Writes BGR frames to a video file (MJPEG AVI by default).
 public final class VideoWriter {
@@ -32,11 +32,15 @@ public final class VideoWriter {
     private var lastSize: UInt64 = 0
 
     private func checkGrowth() throws(ImagingError) {
-        let file = URL(fileURLWithPath: path).resolvingSymlinksInPath().path   // what the name leads to
+        let file = URL(fileURLWithPath: path).resolvingSymlinksInPath().path  // what the name leads to
         let size = (try? FileManager.default.attributesOfItem(atPath: file)[.size] as? UInt64) ?? 0
         defer { lastSize = size }
         guard size > lastSize else {
-            throw ImagingError(operation: "write video", message: "nothing more reached \(path) in the last \(Self.growthCheckInterval) frames: the disk is full or the file cannot be written")
+            throw ImagingError(
+                operation: "write video",
+                message:
+                    "nothing more reached \(path) in the last \(Self.growthCheckInterval) frames: the disk is full or the file cannot be written"
+            )
         }
     }
 

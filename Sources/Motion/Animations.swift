@@ -24,7 +24,10 @@ public enum MotionAnimation: String, Sendable, CaseIterable {
         case .no:
             frames = [k(0), k(0.3, yaw: -12), k(0.65, yaw: 12), k(1.0, yaw: -12), k(1.35, yaw: 12), k(1.7)]
         case .wakeup:
-            frames = [k(0), k(0.6, pitch: -12), k(1.2, pitch: -12, yaw: 18), k(1.9, pitch: -10, yaw: -18), k(2.5, pitch: -4), k(3.0)]
+            frames = [
+                k(0), k(0.6, pitch: -12), k(1.2, pitch: -12, yaw: 18), k(1.9, pitch: -10, yaw: -18), k(2.5, pitch: -4),
+                k(3.0),
+            ]
         case .kapow:
             let swings = [25.0, -18, 12, -7, 3]
             frames = [k(0)] + swings.enumerated().map { k(0.35 * Double($0.offset + 1), yaw: $0.element) } + [k(2.1)]

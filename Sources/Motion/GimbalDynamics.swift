@@ -4,16 +4,18 @@ import DockCore
 /// top speed, cannot change speed faster than its acceleration limit, acts on a command only
 /// after a latency, stops hard at the ends of travel and may move only in speed steps.
 public struct GimbalModel: Sendable, Hashable {
-    public var maximumSpeed: Double            // rad/s
-    public var maximumAcceleration: Double     // rad/s²
-    public var latency: Double                 // s from command to effect
-    public var speedStep: Double               // rad/s; 0 = continuous
+    public var maximumSpeed: Double  // rad/s
+    public var maximumAcceleration: Double  // rad/s²
+    public var latency: Double  // s from command to effect
+    public var speedStep: Double  // rad/s; 0 = continuous
     public var yawRange: ClosedRange<Double>
     public var pitchRange: ClosedRange<Double>
 
-    public init(maximumSpeed: Double = 3.0, maximumAcceleration: Double = 12.0, latency: Double = 0.04,
-                speedStep: Double = 0, yawRange: ClosedRange<Double> = -2.6...2.6,
-                pitchRange: ClosedRange<Double> = -0.6...0.6) {
+    public init(
+        maximumSpeed: Double = 3.0, maximumAcceleration: Double = 12.0, latency: Double = 0.04,
+        speedStep: Double = 0, yawRange: ClosedRange<Double> = -2.6...2.6,
+        pitchRange: ClosedRange<Double> = -0.6...0.6
+    ) {
         self.maximumSpeed = maximumSpeed
         self.maximumAcceleration = maximumAcceleration
         self.latency = latency

@@ -8,7 +8,9 @@ public struct MotionState: Sendable, Hashable {
     /// True when the device cannot report its pose and these are the commanded values.
     public var isCommandedOnly: Bool
 
-    public init(angularPositions: Vector3D, angularVelocities: Vector3D, time: MonotonicInstant, isCommandedOnly: Bool = false) {
+    public init(
+        angularPositions: Vector3D, angularVelocities: Vector3D, time: MonotonicInstant, isCommandedOnly: Bool = false
+    ) {
         self.angularPositions = angularPositions
         self.angularVelocities = angularVelocities
         self.time = time
@@ -23,12 +25,25 @@ public struct MotorCapabilities: Sendable, Hashable {
     public var hasPositionFeedback: Bool
     /// The smallest change of speed the device can make (rad/s); nil = continuous.
     public var speedStep: Double?
+    /// Seconds from a command leaving the host to the axes starting to change speed: the
+    /// control law predicts where subject and head will be when its command lands.
+    public var commandLatency: Double
+    /// How fast the axes can change speed (rad/s²); nil = not known (the law's own cap applies).
+    public var maximumAcceleration: Double?
 
-    public init(limits: MotionLimits, hasPositionFeedback: Bool, speedStep: Double? = nil) {
+    public init(
+        limits: MotionLimits, hasPositionFeedback: Bool, speedStep: Double? = nil,
+        commandLatency: Double = MotorCapabilities.typicalLatency, maximumAcceleration: Double? = nil
+    ) {
         self.limits = limits
         self.hasPositionFeedback = hasPositionFeedback
         self.speedStep = speedStep
+        self.commandLatency = commandLatency
+        self.maximumAcceleration = maximumAcceleration
     }
+
+    /// A serial gimbal's command latency when nothing better is known (s).
+    public static let typicalLatency = 0.04
 }
 
 /// A motor device: a simulated gimbal, a serial gimbal, a PTZ camera. Commands arrive already

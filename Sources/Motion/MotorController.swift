@@ -25,7 +25,8 @@ public enum MotorCommandError: Error, Sendable, Equatable, CustomStringConvertib
 /// here: non-finite commands are refused, speeds are clamped to the axis limits, motion toward
 /// an end of travel slows to a stop at the limit, and when commands stop for longer than the
 /// deadman timeout `service(at:)` stops the motors; a device that stops answering its position
-/// queries mid-run is stopped and refused until it answers again.
+/// queries mid-run is stopped and refused until it answers again. Speeds below a device's
+/// slowest step are sent as a duty cycle of that step (`SpeedStepModulator`).
 public final class MotorController: Sendable {
     public let backend: any MotorBackend
     private struct State {
@@ -38,6 +39,7 @@ public final class MotorController: Sendable {
         var haltedAt: MonotonicInstant?
         var commandsSent = 0
         var commandsFailed = 0
+        var fineSpeeds = SpeedStepModulator()
     }
     private let state: Protected<State>
 
@@ -91,10 +93,12 @@ public final class MotorController: Sendable {
         return try state.withLock { state throws(MotorCommandError) -> Vector3D in
             if state.haltedAt != nil { throw .halted }
             if let silence = checkSilence(&state, at: time) { throw .deviceSilent(backend.name, seconds: silence) }
-            let limited = Vector3D(x: Self.limit(velocity.x, position: pose.x, axis: state.limits.pitch),
-                                   y: Self.limit(velocity.y, position: pose.y, axis: state.limits.yaw),
-                                   z: Self.limit(velocity.z, position: pose.z, axis: state.limits.roll))
-            do { try backend.setVelocity(limited, at: time) } catch {
+            let limited = Vector3D(
+                x: Self.limit(velocity.x, position: pose.x, axis: state.limits.pitch),
+                y: Self.limit(velocity.y, position: pose.y, axis: state.limits.yaw),
+                z: Self.limit(velocity.z, position: pose.z, axis: state.limits.roll))
+            let sent = state.fineSpeeds.output(for: limited, step: backend.capabilities.speedStep, at: time)
+            do { try backend.setVelocity(sent, at: time) } catch {
                 state.commandsFailed += 1
                 throw .backend("\(error)")
             }

@@ -9,7 +9,8 @@ public final class NullMotorBackend: MotorBackend {
 
     public init() {
         let axis = try? AxisLimit(positionRange: -Double.pi..<Double.pi, maximumSpeed: 3)
-        capabilities = MotorCapabilities(limits: MotionLimits(yaw: axis, pitch: axis, roll: nil), hasPositionFeedback: false)
+        capabilities = MotorCapabilities(
+            limits: MotionLimits(yaw: axis, pitch: axis, roll: nil), hasPositionFeedback: false)
     }
 
     public func setVelocity(_ velocity: Vector3D, at time: MonotonicInstant) throws {

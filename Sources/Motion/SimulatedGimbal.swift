@@ -10,11 +10,16 @@ public final class SimulatedGimbal: MotorBackend {
     public init(model: GimbalModel = GimbalModel(), start: MonotonicInstant = .zero, position: Vector3D = Vector3D()) {
         state = Protected(GimbalDynamics(model: model, start: start, position: position))
         // Ranges here are the hard stops; the controller stays a little inside them.
-        let yaw = try? AxisLimit(positionRange: model.yawRange.lowerBound..<model.yawRange.upperBound,
-                                 maximumSpeed: model.maximumSpeed)
-        let pitch = try? AxisLimit(positionRange: model.pitchRange.lowerBound..<model.pitchRange.upperBound,
-                                   maximumSpeed: model.maximumSpeed)
-        capabilities = MotorCapabilities(limits: MotionLimits(yaw: yaw, pitch: pitch, roll: nil), hasPositionFeedback: true)
+        let yaw = try? AxisLimit(
+            positionRange: model.yawRange.lowerBound..<model.yawRange.upperBound,
+            maximumSpeed: model.maximumSpeed)
+        let pitch = try? AxisLimit(
+            positionRange: model.pitchRange.lowerBound..<model.pitchRange.upperBound,
+            maximumSpeed: model.maximumSpeed)
+        capabilities = MotorCapabilities(
+            limits: MotionLimits(yaw: yaw, pitch: pitch, roll: nil), hasPositionFeedback: true,
+            speedStep: model.speedStep > 0 ? model.speedStep : nil, commandLatency: model.latency,
+            maximumAcceleration: model.maximumAcceleration)
     }
 
     public func setVelocity(_ velocity: Vector3D, at time: MonotonicInstant) throws {
@@ -24,7 +29,8 @@ public final class SimulatedGimbal: MotorBackend {
     public func motionState(at time: MonotonicInstant) -> MotionState {
         state.withLock { dynamics in
             if time > dynamics.time { dynamics.advance(to: time) }
-            return MotionState(angularPositions: dynamics.position, angularVelocities: dynamics.velocity, time: dynamics.time)
+            return MotionState(
+                angularPositions: dynamics.position, angularVelocities: dynamics.velocity, time: dynamics.time)
         }
     }
 

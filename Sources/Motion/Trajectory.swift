@@ -18,15 +18,20 @@ public struct Trajectory: Sendable {
     public let keyframes: [Keyframe]
 
     public init(start: Vector3D, keyframes: [Keyframe]) {
-        precondition(keyframes.first?.time == 0 && zip(keyframes, keyframes.dropFirst()).allSatisfy { $0.time < $1.time },
-                     "keyframes start at 0 and go forward in time")
+        precondition(
+            keyframes.first?.time == 0 && zip(keyframes, keyframes.dropFirst()).allSatisfy { $0.time < $1.time },
+            "keyframes start at 0 and go forward in time")
         self.start = start
         self.keyframes = keyframes
     }
 
     /// A smooth point-to-point move (minimum jerk: zero speed and acceleration at both ends).
     public static func move(from start: Vector3D, to end: Vector3D, duration: Double) -> Trajectory {
-        Trajectory(start: start, keyframes: [Keyframe(time: 0, offset: Vector3D()), Keyframe(time: max(duration, 0.01), offset: end - start)])
+        Trajectory(
+            start: start,
+            keyframes: [
+                Keyframe(time: 0, offset: Vector3D()), Keyframe(time: max(duration, 0.01), offset: end - start),
+            ])
     }
 
     public var duration: Double { keyframes.last!.time }
@@ -37,7 +42,8 @@ public struct Trajectory: Sendable {
     public func sample(at t: Double) -> (pose: Vector3D, velocity: Vector3D) {
         guard t > 0 else { return (start, Vector3D()) }
         guard let next = keyframes.firstIndex(where: { $0.time >= t }) else { return (end, Vector3D()) }
-        let a = keyframes[max(next - 1, 0)], b = keyframes[next]
+        let a = keyframes[max(next - 1, 0)]
+        let b = keyframes[next]
         let span = b.time - a.time
         guard span > 0 else { return (start + b.offset, Vector3D()) }
         let u = (t - a.time) / span

@@ -10,7 +10,8 @@ final class DNNNetwork {
 
     init(name: String, kind: cvision_dnn_kind, model: String, config: String? = nil) throws(DetectorError) {
         guard let handle = cvision_dnn_detector_create(kind, model, config) else {
-            throw DetectorError(detector: name, message: "cannot load \(model): \(String(cString: cvision_last_error()))")
+            throw DetectorError(
+                detector: name, message: "cannot load \(model): \(String(cString: cvision_last_error()))")
         }
         self.handle = handle
         self.name = name
@@ -21,16 +22,22 @@ final class DNNNetwork {
     func run(_ frame: Frame, scoreThreshold: Double) throws(DetectorError) -> [cvision_object] {
         let capacity = Int32(objects.count)
         let count = frame.withView { view in
-            objects.withUnsafeMutableBufferPointer { cvision_dnn_detector_detect(handle, view, Float(scoreThreshold), $0.baseAddress, capacity) }
+            objects.withUnsafeMutableBufferPointer {
+                cvision_dnn_detector_detect(handle, view, Float(scoreThreshold), $0.baseAddress, capacity)
+            }
         }
         guard count >= 0 else { throw DetectorError(detector: name, message: String(cString: cvision_last_error())) }
         return Array(objects.prefix(Int(count)))
     }
 
     /// The network's boxes as detections of one kind and label (one-class detectors).
-    func detections(in frame: Frame, scoreThreshold: Double, kind: ObservationKind, label: String) throws(DetectorError) -> [Detection] {
+    func detections(in frame: Frame, scoreThreshold: Double, kind: ObservationKind, label: String) throws(DetectorError)
+        -> [Detection]
+    {
         try run(frame, scoreThreshold: scoreThreshold).map {
-            Detection(kind: kind, label: label, rect: $0.pixelRect, score: Double($0.score), stamp: frame.stamp, imageSize: frame.size)
+            Detection(
+                kind: kind, label: label, rect: $0.pixelRect, score: Double($0.score), stamp: frame.stamp,
+                imageSize: frame.size)
         }
     }
 }
@@ -79,9 +86,12 @@ public final class YOLOXDetector: Detector {
     public var objectClasses: Set<String>
     private let network: DNNNetwork
 
-    public init(modelPath: String, objectClasses: Set<String> = [], scoreThreshold: Double = 0.3) throws(DetectorError) {
+    public init(modelPath: String, objectClasses: Set<String> = [], scoreThreshold: Double = 0.3) throws(DetectorError)
+    {
         for name in objectClasses where !COCOClasses.names.contains(name) {
-            throw DetectorError(detector: "yolox-nano", message: "'\(name)' is not a COCO class; use one of \(COCOClasses.names.joined(separator: ", "))")
+            throw DetectorError(
+                detector: "yolox-nano",
+                message: "'\(name)' is not a COCO class; use one of \(COCOClasses.names.joined(separator: ", "))")
         }
         network = try DNNNetwork(name: "yolox-nano", kind: CVISION_DNN_YOLOX_OBJECTS, model: modelPath)
         self.objectClasses = objectClasses
@@ -92,10 +102,14 @@ public final class YOLOXDetector: Detector {
         try network.run(frame, scoreThreshold: scoreThreshold).compactMap { o in
             let label = COCOClasses.name(Int(o.class_id))
             if label == "person" {
-                return Detection(kind: .humanBody, label: label, rect: o.pixelRect, score: Double(o.score), stamp: frame.stamp, imageSize: frame.size)
+                return Detection(
+                    kind: .humanBody, label: label, rect: o.pixelRect, score: Double(o.score), stamp: frame.stamp,
+                    imageSize: frame.size)
             }
             guard objectClasses.contains(label) else { return nil }
-            return Detection(kind: .object, label: label, rect: o.pixelRect, score: Double(o.score), stamp: frame.stamp, imageSize: frame.size)
+            return Detection(
+                kind: .object, label: label, rect: o.pixelRect, score: Double(o.score), stamp: frame.stamp,
+                imageSize: frame.size)
         }
     }
 }
@@ -109,7 +123,9 @@ public final class HOGPersonDetector: Detector {
     private var objects = [cvision_object](repeating: cvision_object(), count: 64)
 
     public init(inputWidth: Int = 480) throws(DetectorError) {
-        guard let handle = cvision_hog_create() else { throw DetectorError(detector: "hog", message: String(cString: cvision_last_error())) }
+        guard let handle = cvision_hog_create() else {
+            throw DetectorError(detector: "hog", message: String(cString: cvision_last_error()))
+        }
         self.handle = handle
         self.inputWidth = inputWidth
     }
@@ -119,11 +135,15 @@ public final class HOGPersonDetector: Detector {
     public func detect(_ frame: Frame) throws(DetectorError) -> [Detection] {
         let capacity = Int32(objects.count)
         let count = frame.withView { view in
-            objects.withUnsafeMutableBufferPointer { cvision_hog_detect(handle, view, Int32(inputWidth), $0.baseAddress, capacity) }
+            objects.withUnsafeMutableBufferPointer {
+                cvision_hog_detect(handle, view, Int32(inputWidth), $0.baseAddress, capacity)
+            }
         }
         guard count >= 0 else { throw DetectorError(detector: name, message: String(cString: cvision_last_error())) }
         return objects.prefix(Int(count)).map {
-            Detection(kind: .humanBody, label: "person", rect: $0.pixelRect, score: Double($0.score), stamp: frame.stamp, imageSize: frame.size)
+            Detection(
+                kind: .humanBody, label: "person", rect: $0.pixelRect, score: Double($0.score), stamp: frame.stamp,
+                imageSize: frame.size)
         }
     }
 }

@@ -12,8 +12,10 @@ public struct Detection: Sendable, Hashable {
     public var stamp: FrameStamp
     public var imageSize: PixelSize
 
-    public init(kind: ObservationKind, label: String, rect: PixelRect, score: Double, landmarks: [PixelPoint] = [],
-                stamp: FrameStamp, imageSize: PixelSize) {
+    public init(
+        kind: ObservationKind, label: String, rect: PixelRect, score: Double, landmarks: [PixelPoint] = [],
+        stamp: FrameStamp, imageSize: PixelSize
+    ) {
         self.kind = kind
         self.label = label
         self.rect = rect
@@ -21,6 +23,17 @@ public struct Detection: Sendable, Hashable {
         self.landmarks = landmarks
         self.stamp = stamp
         self.imageSize = imageSize
+    }
+
+    /// The same detection on the picture made `factor` times as large.
+    public func scaled(by factor: Double) -> Detection {
+        var d = self
+        d.rect = rect.scaled(by: factor)
+        d.landmarks = landmarks.map { PixelPoint(x: $0.x * factor, y: $0.y * factor) }
+        d.imageSize = PixelSize(
+            width: Int((Double(imageSize.width) * factor).rounded()),
+            height: Int((Double(imageSize.height) * factor).rounded()))
+        return d
     }
 }
 

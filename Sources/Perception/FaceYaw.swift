@@ -1,5 +1,5 @@
-import Foundation
 import DockCore
+import Foundation
 
 /// Head yaw from YuNet's five landmarks.
 ///
@@ -14,7 +14,9 @@ public enum FaceYaw {
     /// nil without the five landmarks or with a degenerate eye span.
     public static func estimate(landmarks: [PixelPoint]) -> Double? {
         guard landmarks.count == 5 else { return nil }
-        let (rightEye, leftEye, nose, rightMouth, leftMouth) = (landmarks[0], landmarks[1], landmarks[2], landmarks[3], landmarks[4])
+        let (rightEye, leftEye, nose, rightMouth, leftMouth) = (
+            landmarks[0], landmarks[1], landmarks[2], landmarks[3], landmarks[4]
+        )
         let eyeSpan = hypot(leftEye.x - rightEye.x, leftEye.y - rightEye.y)
         guard eyeSpan > 1e-6 else { return nil }
         // The face's own vertical line: midway between eye centre and mouth centre.

@@ -33,7 +33,9 @@ public final class FaceMeshMouthMeter: MouthMeter {
 
     public init(modelPath: String) throws(DetectorError) {
         guard let handle = cvision_face_mesh_create(modelPath) else {
-            throw DetectorError(detector: "facemesh", message: "cannot load model \(modelPath): \(String(cString: cvision_last_error()))")
+            throw DetectorError(
+                detector: "facemesh",
+                message: "cannot load model \(modelPath): \(String(cString: cvision_last_error()))")
         }
         self.handle = handle
     }
@@ -41,15 +43,23 @@ public final class FaceMeshMouthMeter: MouthMeter {
     deinit { cvision_face_mesh_free(handle) }
 
     /// The 468 landmarks (image pixels, top-left origin) and the model's face-presence probability.
-    public func landmarks(_ frame: Frame, face: PixelRect) throws(DetectorError) -> (points: [PixelPoint], presence: Double) {
+    public func landmarks(_ frame: Frame, face: PixelRect) throws(DetectorError) -> (
+        points: [PixelPoint], presence: Double
+    ) {
         var presence: Float = 0
         let status = frame.withView { view in
             points.withUnsafeMutableBufferPointer {
-                cvision_face_mesh_landmarks(handle, view, Float(face.x), Float(face.y), Float(face.width), Float(face.height), $0.baseAddress, &presence)
+                cvision_face_mesh_landmarks(
+                    handle, view, Float(face.x), Float(face.y), Float(face.width), Float(face.height), $0.baseAddress,
+                    &presence)
             }
         }
-        guard status == CVISION_OK else { throw DetectorError(detector: name, message: String(cString: cvision_last_error())) }
-        let found = stride(from: 0, to: points.count, by: 3).map { PixelPoint(x: Double(points[$0]), y: Double(points[$0 + 1])) }
+        guard status == CVISION_OK else {
+            throw DetectorError(detector: name, message: String(cString: cvision_last_error()))
+        }
+        let found = stride(from: 0, to: points.count, by: 3).map {
+            PixelPoint(x: Double(points[$0]), y: Double(points[$0 + 1]))
+        }
         return (found, Double(presence))
     }
 
@@ -81,17 +91,27 @@ public final class MouthMotionMeter: MouthMeter {
 
     public func measure(_ frame: Frame, face: Detection, person: UUID) -> Double? {
         guard face.landmarks.count == 5 else { return nil }
-        let rightEye = face.landmarks[0], leftEye = face.landmarks[1], right = face.landmarks[3], left = face.landmarks[4]
-        let mouthWidth = hypot(left.x - right.x, left.y - right.y), eyeWidth = hypot(leftEye.x - rightEye.x, leftEye.y - rightEye.y)
+        let rightEye = face.landmarks[0]
+        let leftEye = face.landmarks[1]
+        let right = face.landmarks[3]
+        let left = face.landmarks[4]
+        let mouthWidth = hypot(left.x - right.x, left.y - right.y)
+        let eyeWidth = hypot(leftEye.x - rightEye.x, leftEye.y - rightEye.y)
         guard mouthWidth > 4, eyeWidth > 4 else { return nil }
         let mouthCentre = PixelPoint(x: (left.x + right.x) / 2, y: (left.y + right.y) / 2)
         let eyesCentre = PixelPoint(x: (leftEye.x + rightEye.x) / 2, y: (leftEye.y + rightEye.y) / 2)
         // The lips and the chin below them; the same shape around the eyes.
-        let mouth = PixelRect(x: mouthCentre.x - 0.75 * mouthWidth, y: mouthCentre.y - 0.5 * mouthWidth, width: 1.5 * mouthWidth, height: mouthWidth)
-        let eyes = PixelRect(x: eyesCentre.x - 0.75 * eyeWidth, y: eyesCentre.y - 0.5 * eyeWidth, width: 1.5 * eyeWidth, height: eyeWidth)
+        let mouth = PixelRect(
+            x: mouthCentre.x - 0.75 * mouthWidth, y: mouthCentre.y - 0.5 * mouthWidth, width: 1.5 * mouthWidth,
+            height: mouthWidth)
+        let eyes = PixelRect(
+            x: eyesCentre.x - 0.75 * eyeWidth, y: eyesCentre.y - 0.5 * eyeWidth, width: 1.5 * eyeWidth, height: eyeWidth
+        )
         guard let mouthPatch = Self.patch(frame, mouth), let eyesPatch = Self.patch(frame, eyes) else { return nil }
         defer { previous[person] = (mouthPatch, eyesPatch, frame.stamp.sequence) }
-        guard let last = previous[person], frame.stamp.sequence > last.sequence, frame.stamp.sequence - last.sequence <= 3 else { return nil }
+        guard let last = previous[person], frame.stamp.sequence > last.sequence,
+            frame.stamp.sequence - last.sequence <= 3
+        else { return nil }
         return max(0, Self.change(mouthPatch, last.mouth) - Self.change(eyesPatch, last.eyes))
     }
 
@@ -109,8 +129,9 @@ public final class MouthMotionMeter: MouthMeter {
 
     static func patch(_ frame: Frame, _ rect: PixelRect) -> [UInt8]? {
         guard rect.x >= 0, rect.y >= 0, rect.maxX <= Double(frame.width), rect.maxY <= Double(frame.height),
-              let crop = frame.cropped(to: rect)?.frame,
-              let small = try? crop.resized(to: patch, interpolation: .area).converted(to: .gray) else { return nil }
+            let crop = frame.cropped(to: rect)?.frame,
+            let small = try? crop.resized(to: patch, interpolation: .area).converted(to: .gray)
+        else { return nil }
         return small.pixels
     }
 }

@@ -43,8 +43,9 @@ final class SceneSoundInput: AudioInput {
         let channels = sound.render(rendered..<end, array: array) { t in
             span > 0 ? from.yaw + (yaw - from.yaw) * min(1, max(0, (t - from.time) / span)) : yaw
         }
-        let block = AudioBlock(channels: channels, sampleRate: sound.sampleRate,
-                               start: MonotonicInstant.zero.advanced(bySeconds: Double(rendered) / sound.sampleRate), sequence: rendered)
+        let block = AudioBlock(
+            channels: channels, sampleRate: sound.sampleRate,
+            start: MonotonicInstant.zero.advanced(bySeconds: Double(rendered) / sound.sampleRate), sequence: rendered)
         rendered = end
         lastYaw = (time, yaw)
         return [block]

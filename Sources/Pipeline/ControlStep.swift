@@ -24,17 +24,17 @@ struct ControlFigures: Sendable {
 }
 
 /// One control tick: the feeder's pacing (a fresh result at once, inside 10–30 Hz) →
-/// `DockAccessory.submit` → motor controller, then the accessory's own service (motions in
+/// `LocalDock.submit` → motor controller, then the accessory's own service (motions in
 /// progress, the deadman). The same step runs on the live control thread and in lock-step.
 struct ControlStep {
     private(set) var feeder: TrackFeeder
-    let accessory: DockAccessory
+    let accessory: LocalDock
     let monitor: SessionMonitor
     let figures: Protected<ControlFigures>
     /// The newest frame a call has carried: a target from a newer one is fresh.
     private var lastCarried: FrameStamp?
 
-    init(feeder: TrackFeeder, accessory: DockAccessory, monitor: SessionMonitor, figures: Protected<ControlFigures>) {
+    init(feeder: TrackFeeder, accessory: LocalDock, monitor: SessionMonitor, figures: Protected<ControlFigures>) {
         self.feeder = feeder
         self.accessory = accessory
         self.monitor = monitor
@@ -56,10 +56,13 @@ struct ControlStep {
         guard let target, accessory.isSystemTrackingEnabled else { return }
         let fresh = target.stamp != lastCarried
         guard feeder.isDue(at: now, fresh: fresh) else { return }
-        let observations = target.sound.map { [Observation(identifier: -1, kind: .humanBody, rect: $0, confidence: 1, stamp: target.stamp)] }
+        let observations =
+            target.sound.map {
+                [Observation(identifier: -1, kind: .humanBody, rect: $0, confidence: 1, stamp: target.stamp)]
+            }
             ?? feeder.observations(for: target.framed, at: now)
         do {
-            let outcome = try accessory.submit(observations, camera: target.camera, at: now)
+            let outcome = try accessory.submit(observations, camera: target.camera, at: now, searching: true)
             // Latency is counted for subjects seen in the newest frame; one carried on from an
             // older frame (missed by the detector in this one) would count its age instead.
             let carried = fresh && observations.contains { $0.stamp == target.stamp } ? target.stamp : nil
@@ -67,7 +70,9 @@ struct ControlStep {
             figures.withLock { f in
                 f.trackCalls += 1
                 f.lastCommand = outcome.command
-                if let carried { f.commandLatencies.record("capture→command", milliseconds: now.seconds(since: carried.time) * 1000) }
+                if let carried {
+                    f.commandLatencies.record("capture→command", milliseconds: now.seconds(since: carried.time) * 1000)
+                }
             }
             monitor.recordTrackCall(latency: carried.map { now.seconds(since: $0.time) * 1000 })
         } catch {

@@ -33,19 +33,25 @@ public struct FrameAccounting: Sendable, Hashable {
 
     /// Each outcome by name (the `/metrics` labels and the summary's words).
     public var outcomes: [(key: String, count: Int)] {
-        [("processed", processed), ("replaced_by_newer", replacedByNewer), ("skipped_in_queue", source.skippedForNewer),
-         ("late", source.late), ("damaged", source.damaged), ("error_flagged", source.errorFlagged),
-         ("lost_in_driver", source.lostInDriver), ("pending_at_stop", pendingAtStop)]
+        [
+            ("processed", processed), ("replaced_by_newer", replacedByNewer),
+            ("skipped_in_queue", source.skippedForNewer),
+            ("late", source.late), ("damaged", source.damaged), ("error_flagged", source.errorFlagged),
+            ("lost_in_driver", source.lostInDriver), ("pending_at_stop", pendingAtStop),
+        ]
     }
 
     /// One line: "frames produced 462: 412 processed, 30 replaced by a newer one, …".
     public var report: String {
-        let words: [(Int, String)] = [(replacedByNewer, "replaced by a newer one before processing"),
-                                      (source.skippedForNewer, "skipped in the camera's queue for a newer one"),
-                                      (source.late, "late (the camera was behind)"), (source.damaged, "damaged"),
-                                      (source.errorFlagged, "flagged bad by the driver"), (source.lostInDriver, "lost in the driver"),
-                                      (pendingAtStop, "in flight at the stop")]
+        let words: [(Int, String)] = [
+            (replacedByNewer, "replaced by a newer one before processing"),
+            (source.skippedForNewer, "skipped in the camera's queue for a newer one"),
+            (source.late, "late (the camera was behind)"), (source.damaged, "damaged"),
+            (source.errorFlagged, "flagged bad by the driver"), (source.lostInDriver, "lost in the driver"),
+            (pendingAtStop, "in flight at the stop"),
+        ]
         let rest = words.filter { $0.0 > 0 }.map { "\($0.0) \($0.1)" }
-        return "frames produced \(produced): \(processed) processed" + (rest.isEmpty ? "" : ", " + rest.joined(separator: ", "))
+        return "frames produced \(produced): \(processed) processed"
+            + (rest.isEmpty ? "" : ", " + rest.joined(separator: ", "))
     }
 }

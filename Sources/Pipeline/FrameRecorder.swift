@@ -21,12 +21,15 @@ struct FrameRecorder {
         self.detectorName = detectorName
         let camera = rig.camera
         if rig.truth != nil, configuration.keepFrameRecords {
-            metrics = LoopMetrics(viewWidth: Double(camera.referenceDimensions.width), viewHeight: Double(camera.referenceDimensions.height),
-                                  focalLength: camera.intrinsics.fx)
+            metrics = LoopMetrics(
+                viewWidth: Double(camera.referenceDimensions.width),
+                viewHeight: Double(camera.referenceDimensions.height),
+                focalLength: camera.intrinsics.fx)
         }
         if let path = configuration.outputVideo {
             do {
-                writer = try VideoWriter(path: path, size: camera.referenceDimensions, fps: rig.nominalFrameRate)
+                writer = try VideoWriter(
+                    path: path, size: Frame.viewingSize(of: camera.referenceDimensions), fps: rig.nominalFrameRate)
             } catch {
                 throw SessionError("cannot write the annotated video: \(error)")
             }
@@ -40,48 +43,72 @@ struct FrameRecorder {
         let truthInView = recordTruth(p, time: time, command: command, coordinates: coordinates, summary: &summary)
         if writer != nil { writeVideo(p, time: time, command: command, truth: truthInView, summary: &summary) }
         if configuration.keepFrameRecords {
-            summary.trace.append(TraceRow(sequence: p.frame.stamp.sequence, time: time, yaw: p.pose.y, pitch: p.pose.x,
-                                          commandYaw: command.y, commandPitch: command.x, selectedID: p.framed.first?.id,
-                                          subjects: p.subjects.map { ($0.id, $0.rect.x, $0.rect.y, $0.rect.width, $0.rect.height) }))
+            summary.trace.append(
+                TraceRow(
+                    sequence: p.frame.stamp.sequence, time: time, yaw: p.pose.y, pitch: p.pose.x,
+                    commandYaw: command.y, commandPitch: command.x, selectedID: p.framed.first?.id,
+                    subjects: p.subjects.map { ($0.id, $0.rect.x, $0.rect.y, $0.rect.width, $0.rect.height) }))
         }
     }
 
     /// The frame against where the people really are; returns their boxes in the view.
-    private mutating func recordTruth(_ p: FramePerception, time: Double, command: Vector3D, coordinates: ImageCoordinates,
-                                      summary: inout SessionSummary) -> [PixelRect] {
+    private mutating func recordTruth(
+        _ p: FramePerception, time: Double, command: Vector3D, coordinates: ImageCoordinates,
+        summary: inout SessionSummary
+    ) -> [PixelRect] {
         guard let truth = rig.truth, var recorded = metrics else { return [] }
         let virtualCamera = rig.virtualCamera
         let people = truth.groundTruth(sequence: p.frame.stamp.sequence).map { person in
             let rect = virtualCamera.map { $0.project(worldRect: person.face, pose: p.pose) } ?? person.face
-            let direction = virtualCamera?.pose(centering: PixelPoint(x: person.face.midX, y: person.face.midY)) ?? Vector3D()
-            return PersonSample(id: person.id, rect: rect, hidden: person.hidden, speaking: person.speaking, yaw: direction.y, pitch: direction.x)
+            let direction =
+                virtualCamera?.pose(centering: PixelPoint(x: person.face.midX, y: person.face.midY)) ?? Vector3D()
+            return PersonSample(
+                id: person.id, rect: rect, hidden: person.hidden, speaking: person.speaking, yaw: direction.y,
+                pitch: direction.x)
         }
-        let faceTracks = p.faceTracks.map { IdentifiedBox(id: identities.number(for: $0.uuid), rect: coordinates.pixels($0.rect)) }
-        let sample = FrameSample(time: time, yaw: p.pose.y, pitch: p.pose.x, commandYaw: command.y, commandPitch: command.x,
-                                 people: people, selected: p.framed.first.map { coordinates.pixels($0.rect) },
-                                 alsoSelected: p.framed.dropFirst().map { coordinates.pixels($0.rect) }, faceTracks: faceTracks)
+        let faceTracks = p.faceTracks.map {
+            IdentifiedBox(id: identities.number(for: $0.uuid), rect: coordinates.pixels($0.rect))
+        }
+        let sample = FrameSample(
+            time: time, yaw: p.pose.y, pitch: p.pose.x, commandYaw: command.y, commandPitch: command.x,
+            people: people, selected: p.framed.first.map { coordinates.pixels($0.rect) },
+            alsoSelected: p.framed.dropFirst().map { coordinates.pixels($0.rect) }, faceTracks: faceTracks)
         let target = SceneEvaluation.target(in: sample, primaryID: nil)
         let targetRect = target.flatMap { id in people.first { $0.id == id } }?.rect
-        recorded.record(LoopSample(time: sample.time, targetCenterX: targetRect?.midX, targetCenterY: targetRect?.midY,
-                                   targetSelected: target.map { SceneEvaluation.chosenPeople(sample).contains($0) } ?? false))
+        recorded.record(
+            LoopSample(
+                time: sample.time, targetCenterX: targetRect?.midX, targetCenterY: targetRect?.midY,
+                targetSelected: target.map { SceneEvaluation.chosenPeople(sample).contains($0) } ?? false))
         metrics = recorded
         summary.frameSamples.append(sample)
         return people.compactMap { $0.hidden ? nil : $0.rect }
     }
 
-    private mutating func writeVideo(_ p: FramePerception, time: Double, command: Vector3D, truth: [PixelRect], summary: inout SessionSummary) {
+    private mutating func writeVideo(
+        _ p: FramePerception, time: Double, command: Vector3D, truth: [PixelRect], summary: inout SessionSummary
+    ) {
         guard let writer else { return }
-        var text = String(format: "OpenDock  frame %d  t %.2f s  detector %@  subject %@", summary.frames, time, detectorName as NSString,
-                          (p.framed.isEmpty ? "none" : p.framed.map { "#\($0.id)" }.joined(separator: "+")) as NSString)
+        var text = String(
+            format: "OpenDock  frame %d  t %.2f s  detector %@  subject %@", summary.frames, time,
+            detectorName as NSString,
+            (p.framed.isEmpty ? "none" : p.framed.map { "#\($0.id)" }.joined(separator: "+")) as NSString)
         if let metrics, let last = metrics.samples.last {
             // Live figures against the truth: this frame's error and the share in view so far.
-            text += String(format: "  error %@  in view %@",
-                           (metrics.centeringErrorDegrees(last).map { String(format: "%.1f deg", $0) } ?? "-") as NSString,
-                           (metrics.inViewShare.map { String(format: "%.0f%%", $0 * 100) } ?? "-") as NSString)
+            text += String(
+                format: "  error %@  in view %@",
+                (metrics.centeringErrorDegrees(last).map { String(format: "%.1f deg", $0) } ?? "-") as NSString,
+                (metrics.inViewShare.map { String(format: "%.0f%%", $0 * 100) } ?? "-") as NSString)
         }
-        let annotated = !configuration.annotateOutput ? p.frame
-            : Annotator().annotate(p.frame, detections: p.detections, subjects: p.subjects, selectedID: p.framed.first?.id,
-                                   truth: truth, pose: p.pose, command: command, text: text)
+        // A frame decoded small for detection is written from its camera picture.
+        let view = p.frame.picture(at: writer.size)
+        let enlargement = Double(view.width) / Double(p.frame.width)
+        let annotated =
+            !configuration.annotateOutput
+            ? view
+            : Annotator().annotate(
+                view, detections: p.detections.map { $0.scaled(by: enlargement) }, subjects: p.subjects,
+                selectedID: p.framed.first?.id, truth: truth.map { $0.scaled(by: enlargement) }, pose: p.pose,
+                command: command, text: text)
         do { try writer.write(annotated) } catch {
             // Losing the video must not stop the tracking: say so once and go on without it.
             writer.close()
@@ -93,8 +120,9 @@ struct FrameRecorder {
     /// The live figures for the status line.
     func status(_ p: FramePerception, frames: Int, time: Double, wallSeconds: Double) -> SessionStatus {
         let last = metrics?.samples.last.flatMap { metrics?.centeringErrorDegrees($0) }
-        return SessionStatus(frame: frames, totalFrames: rig.totalFrames, mediaTime: time, wallSeconds: wallSeconds, pose: p.pose,
-                             selectedID: p.framed.first?.id, inViewShare: metrics?.inViewShare, lastCenteringError: last)
+        return SessionStatus(
+            frame: frames, totalFrames: rig.totalFrames, mediaTime: time, wallSeconds: wallSeconds, pose: p.pose,
+            selectedID: p.framed.first?.id, inViewShare: metrics?.inViewShare, lastCenteringError: last)
     }
 
     mutating func close() {

@@ -37,8 +37,10 @@ final class LipReader {
         // A talking mouth's opening swings by about 0.1 of its width; its pixels change by about
         // 1 % of the grey range more than the eyes' (carphone: 0.55 % on average, pauses
         // included, against 0.05 % for a still face).
-        activity = meter.statistic == .variation ? LipActivity(statistic: .variation, reference: 0.1)
-                                                 : LipActivity(statistic: .level, reference: 0.01)
+        activity =
+            meter.statistic == .variation
+            ? LipActivity(statistic: .variation, reference: 0.1)
+            : LipActivity(statistic: .level, reference: 0.01)
         activity.minimumSamples = 4
     }
 
@@ -51,9 +53,12 @@ final class LipReader {
         for subject in subjects where subject.kind == .humanFace && subject.lastStamp == frame.stamp {
             if let last = measuredAt[subject.uuid], now.seconds(since: last) < interval - 0.005 { continue }
             let rect = coordinates.pixels(subject.observedRect)
-            guard let face = faces.max(by: { $0.rect.intersectionOverUnion(rect) < $1.rect.intersectionOverUnion(rect) }),
-                  face.rect.intersectionOverUnion(rect) > 0.5,
-                  let value = meter.measure(frame, face: face, person: subject.uuid) else { continue }
+            guard
+                let face = faces.max(by: { $0.rect.intersectionOverUnion(rect) < $1.rect.intersectionOverUnion(rect) }),
+                face.rect.intersectionOverUnion(rect) > 0.5,
+                let (picture, seen) = Self.closeUp(of: face, in: frame),
+                let value = meter.measure(picture, face: seen, person: subject.uuid)
+            else { continue }
             measuredAt[subject.uuid] = now
             activity.record(value, for: subject.uuid, at: now)
         }
@@ -64,4 +69,20 @@ final class LipReader {
     }
 
     func activity(at time: MonotonicInstant) -> [UUID: Double] { activity.activity(at: time) }
+
+    /// The face with a margin of its own size around it, at the finest resolution the frame has
+    /// (a frame decoded small for detection keeps its camera picture), and the face in it.
+    static func closeUp(of face: Detection, in frame: Frame) -> (Frame, Detection)? {
+        let r = face.rect
+        let around = PixelRect(x: r.x - r.width, y: r.y - r.height, width: 3 * r.width, height: 3 * r.height)
+        guard let crop = frame.detailedCrop(around, minimumWidth: Self.closeUpWidth) else { return nil }
+        var seen = face
+        seen.rect = crop.fromFrame(r)
+        seen.landmarks = face.landmarks.map(crop.fromFrame)
+        seen.imageSize = crop.frame.size
+        return (crop.frame, seen)
+    }
+
+    /// FaceMesh looks at a 192-pixel square around the face: three face widths need no more.
+    static let closeUpWidth = 3 * 192
 }

@@ -9,10 +9,16 @@ extension Rig {
     /// device or none, the microphones when named, the system's monotonic clock. Everything is
     /// opened here, so a missing camera, device or unusable option is refused before anything
     /// moves; the camera streams from then on, so build the rig once the detectors exist.
-    static func live(_ configuration: SessionConfiguration, system: any VideoDeviceSystem = LinuxVideoDeviceSystem()) throws(SessionError) -> Rig {
-        guard case .camera(let path) = configuration.source else { throw SessionError("the live rig needs a camera source") }
+    static func live(_ configuration: SessionConfiguration, system: any VideoDeviceSystem = LinuxVideoDeviceSystem())
+        throws(SessionError) -> Rig
+    {
+        guard case .camera(let path) = configuration.source else {
+            throw SessionError("the live rig needs a camera source")
+        }
         if configuration.resolvedGimbal == .sim {
-            throw SessionError("--gimbal sim turns a virtual camera inside a recording and cannot move a real camera; name a motor device or use --gimbal none")
+            throw SessionError(
+                "--gimbal sim turns a virtual camera inside a recording and cannot move a real camera; name a motor device or use --gimbal none"
+            )
         }
         var calibration: CameraCalibration?
         if let file = configuration.calibrationFile {
@@ -23,7 +29,9 @@ extension Rig {
         let events = Protected<[CameraEvent]>([])
         let camera: ReconnectingCamera
         do {
-            camera = try ReconnectingCamera(path: path, request: captureRequest(configuration), system: system, intrinsics: intrinsics) { event in
+            camera = try ReconnectingCamera(
+                path: path, request: captureRequest(configuration), system: system, intrinsics: intrinsics
+            ) { event in
                 events.withLock { $0.append(event) }
             }
         } catch {
@@ -42,11 +50,13 @@ extension Rig {
         }
         let cancellation = camera.cancellation
         let handOver = SourceHandOver(camera)
-        let rig = Rig(timing: .realTime, clock: clock, mediaClock: nil, backend: backend, gimbal: nil, sourceSummary: camera.summary,
-                      nominalFrameRate: camera.nominalFrameRate, totalFrames: configuration.maximumFrames,
-                      camera: camera.information.current ?? intrinsics.cameraInformation(size: camera.size),
-                      truth: nil, virtualCamera: nil, sound: microphones(configuration, clock: clock), events: events,
-                      cancel: { cancellation.cancel() }, makeSource: { () throws(FrameSourceError) in try handOver.take() })
+        let rig = Rig(
+            timing: .realTime, clock: clock, mediaClock: nil, backend: backend, gimbal: nil,
+            sourceSummary: camera.summary,
+            nominalFrameRate: camera.nominalFrameRate, totalFrames: configuration.maximumFrames,
+            camera: camera.information.current ?? intrinsics.cameraInformation(size: camera.size),
+            truth: nil, virtualCamera: nil, sound: microphones(configuration, clock: clock), events: events,
+            cancel: { cancellation.cancel() }, makeSource: { () throws(FrameSourceError) in try handOver.take() })
         return rig
     }
 
@@ -54,9 +64,11 @@ extension Rig {
         var request = CaptureRequest()
         request.size = configuration.captureSize
         request.frameRate = configuration.captureFrameRate
-        // Decode no larger than the detector can use (it shrinks to detectorInputWidth anyway).
-        let wanted = max(2 * configuration.detectorInputWidth, 640)
-        request.decodeScale = DecodeScale.allCases.reversed().first { $0.scaled(configuration.captureSize.width) >= wanted } ?? .full
+        // Decode no larger than the detector's input; second looks, lips and the preview decode
+        // the regions they need from the JPEG each frame keeps.
+        request.decodeScale = .coarsest(
+            keeping: configuration.detectorInputWidth, of: configuration.captureSize.width)
+        request.keepDetail = true
         return request
     }
 
@@ -65,12 +77,15 @@ extension Rig {
     private static func microphones(_ configuration: SessionConfiguration, clock: SystemMonotonicClock) -> RigSound {
         guard configuration.useAudio, let device = configuration.audioDevice else { return .none }
         do throws(AudioError) {
-            let source = try ALSACaptureSource(device: device, configuration: configuration.audioConfiguration, clock: clock)
-            let analyzer = try SpeechAnalyzer(sampleRate: source.sampleRate, channelCount: source.channelCount, array: configuration.microphones)
+            let source = try ALSACaptureSource(
+                device: device, configuration: configuration.audioConfiguration, clock: clock)
+            let analyzer = try SpeechAnalyzer(
+                sampleRate: source.sampleRate, channelCount: source.channelCount, array: configuration.microphones)
             let note = "audio: \(source.summary)" + (source.channelCount == 1 ? SessionConfiguration.monoNote : "")
             let heard = UncheckedBox(source)
-            return RigSound(follower: SpeakerFollower(analyzer: analyzer, policy: configuration.speakerPolicy),
-                            input: MicrophoneInput(thread: AudioCaptureThread(name: "opendock.audio") { heard.value }), note: note)
+            return RigSound(
+                follower: SpeakerFollower(analyzer: analyzer, policy: configuration.speakerPolicy),
+                input: MicrophoneInput(thread: AudioCaptureThread(name: "opendock.audio") { heard.value }), note: note)
         } catch {
             return RigSound(follower: nil, input: nil, note: "audio off, tracking on vision alone: \(error.message)")
         }

@@ -9,10 +9,12 @@ struct LockStepDriver {
     let pipeline: Pipeline
 
     func run(stop: StopFlag, status: ((SessionStatus) -> Void)?, summary: inout SessionSummary) throws(SessionError) {
-        let rig = pipeline.rig, configuration = pipeline.configuration
+        let rig = pipeline.rig
+        let configuration = pipeline.configuration
         let source = try makeSource()
         var control = try pipeline.makeControlStep()
-        let wallClock = SystemMonotonicClock(), wallStart = wallClock.now
+        let wallClock = SystemMonotonicClock()
+        let wallStart = wallClock.now
         let period = 1 / max(rig.nominalFrameRate, 1)
         var accounting = FrameAccounting()
         var last = MonotonicInstant.zero
@@ -32,18 +34,25 @@ struct LockStepDriver {
             let perceiveStart = wallClock.now
             let p = pipeline.perceive(frame, at: now, stop: stop)
             let controlStart = wallClock.now
-            runControl(&control, from: now, until: now.advanced(bySeconds: period), target: ControlTarget(p), stop: stop)
+            runControl(
+                &control, from: now, until: now.advanced(bySeconds: period), target: ControlTarget(p), stop: stop)
             let done = wallClock.now
             accounting.processed += 1
             accounting.source = source.counts
-            let pipelineMilliseconds = done.seconds(since: perceiveStart) * 1000
+            // Waiting for the slow detectors is lock-step's doing (media time runs faster than
+            // the detectors); a real-time rig never waits, so the frame's figures leave it out.
+            let waited = p.waitedForLate * 1000
+            let pipelineMilliseconds = done.seconds(since: perceiveStart) * 1000 - waited
             summary.timings.record("source", milliseconds: perceiveStart.seconds(since: frameStart) * 1000)
-            summary.timings.record("detect", milliseconds: controlStart.seconds(since: perceiveStart) * 1000)
+            summary.timings.record("detect", milliseconds: controlStart.seconds(since: perceiveStart) * 1000 - waited)
+            if waited > 0 { summary.timings.record("late wait", milliseconds: waited) }
             summary.timings.record("control", milliseconds: done.seconds(since: controlStart) * 1000)
             summary.timings.record("pipeline", milliseconds: pipelineMilliseconds)
-            pipeline.finish(p, time: now.seconds, wallSeconds: wallClock.now.seconds(since: wallStart),
-                            stages: [(SessionMonitor.frameStage, pipelineMilliseconds)], accounting: accounting, summary: &summary, status: status)
-            summary.timings.record("frame", milliseconds: wallClock.now.seconds(since: frameStart) * 1000)
+            pipeline.finish(
+                p, time: now.seconds, wallSeconds: wallClock.now.seconds(since: wallStart),
+                stages: [(SessionMonitor.frameStage, pipelineMilliseconds)], accounting: accounting, summary: &summary,
+                status: status)
+            summary.timings.record("frame", milliseconds: wallClock.now.seconds(since: frameStart) * 1000 - waited)
             pipeline.progress?()
         }
         pipeline.accessory.stopMotors(at: last)
@@ -59,8 +68,10 @@ struct LockStepDriver {
 
     /// Control ticks from a frame to the next, as the live control thread runs them: the fresh
     /// result at once (credit allowing), then hold calls if the next frame is slow to come.
-    private func runControl(_ control: inout ControlStep, from now: MonotonicInstant, until nextFrame: MonotonicInstant,
-                            target: ControlTarget, stop: StopFlag) {
+    private func runControl(
+        _ control: inout ControlStep, from now: MonotonicInstant, until nextFrame: MonotonicInstant,
+        target: ControlTarget, stop: StopFlag
+    ) {
         var tick = now
         while tick < nextFrame {
             pipeline.rig.gimbal?.advance(to: tick)

@@ -20,7 +20,10 @@ public enum MotorDeviceSpec: Sendable, Equatable, CustomStringConvertible {
     case uvc
 
     public init?(parsing text: String) {
-        if text == "uvc" { self = .uvc; return }
+        if text == "uvc" {
+            self = .uvc
+            return
+        }
         let parts = text.split(separator: ":", maxSplits: 1).map(String.init)
         guard parts.count == 2, !parts[1].isEmpty else { return nil }
         func pathAndBaud(_ s: String, _ fallback: Int) -> (String, Int)? {
@@ -36,10 +39,18 @@ public enum MotorDeviceSpec: Sendable, Equatable, CustomStringConvertible {
             return (pieces[0], port)
         }
         switch parts[0] {
-        case "simplebgc": guard let (p, b) = pathAndBaud(parts[1], 115200) else { return nil }; self = .simpleBGC(path: p, baud: b)
-        case "visca": guard let (p, b) = pathAndBaud(parts[1], 9600) else { return nil }; self = .viscaSerial(path: p, baud: b)
-        case "visca-udp": guard let (h, p) = hostAndPort(parts[1], 52381) else { return nil }; self = .viscaUDP(host: h, port: p)
-        case "visca-tcp": guard let (h, p) = hostAndPort(parts[1], nil) else { return nil }; self = .viscaTCP(host: h, port: p)
+        case "simplebgc":
+            guard let (p, b) = pathAndBaud(parts[1], 115200) else { return nil }
+            self = .simpleBGC(path: p, baud: b)
+        case "visca":
+            guard let (p, b) = pathAndBaud(parts[1], 9600) else { return nil }
+            self = .viscaSerial(path: p, baud: b)
+        case "visca-udp":
+            guard let (h, p) = hostAndPort(parts[1], 52381) else { return nil }
+            self = .viscaUDP(host: h, port: p)
+        case "visca-tcp":
+            guard let (h, p) = hostAndPort(parts[1], nil) else { return nil }
+            self = .viscaTCP(host: h, port: p)
         case "pelco":
             var rest = parts[1]
             var address: UInt8 = 1
@@ -67,29 +78,51 @@ public enum MotorDeviceSpec: Sendable, Equatable, CustomStringConvertible {
     }
 
     /// Connects to the device. `camera` is the live camera's path (for `uvc`).
-    public func connect(camera: String?, onEvent: @escaping @Sendable (LinkEvent) -> Void) throws(SessionError) -> any MotorBackend {
+    public func connect(camera: String?, onEvent: @escaping @Sendable (LinkEvent) -> Void) throws(SessionError)
+        -> any MotorBackend
+    {
         do {
             switch self {
             case .simpleBGC(let path, let baud):
-                return try SimpleBGCBackend(name: description, open: { () throws(LinkError) -> any ByteLink in
-                    try FileDescriptorLink.serial(path, baud: baud) }, onEvent: onEvent)
+                return try SimpleBGCBackend(
+                    name: description,
+                    open: { () throws(LinkError) -> any ByteLink in
+                        try FileDescriptorLink.serial(path, baud: baud)
+                    }, onEvent: onEvent)
             case .viscaSerial(let path, let baud):
-                return try VISCABackend(name: description, open: { () throws(LinkError) -> any ByteLink in
-                    try FileDescriptorLink.serial(path, baud: baud) }, onEvent: onEvent)
+                return try VISCABackend(
+                    name: description,
+                    open: { () throws(LinkError) -> any ByteLink in
+                        try FileDescriptorLink.serial(path, baud: baud)
+                    }, onEvent: onEvent)
             case .viscaUDP(let host, let port):
-                return try VISCABackend(name: description, open: { () throws(LinkError) -> any ByteLink in
-                    VISCAOverIPLink(try SocketLink.udp(host: host, port: port)) }, onEvent: onEvent)
+                return try VISCABackend(
+                    name: description,
+                    open: { () throws(LinkError) -> any ByteLink in
+                        VISCAOverIPLink(try SocketLink.udp(host: host, port: port))
+                    }, onEvent: onEvent)
             case .viscaTCP(let host, let port):
-                return try VISCABackend(name: description, open: { () throws(LinkError) -> any ByteLink in
-                    try SocketLink.tcp(host: host, port: port) }, onEvent: onEvent)
+                return try VISCABackend(
+                    name: description,
+                    open: { () throws(LinkError) -> any ByteLink in
+                        try SocketLink.tcp(host: host, port: port)
+                    }, onEvent: onEvent)
             case .pelcoD(let path, let baud, let address):
-                return try PelcoDBackend(name: description, address: address, open: { () throws(LinkError) -> any ByteLink in
-                    try FileDescriptorLink.serial(path, baud: baud) }, onEvent: onEvent)
+                return try PelcoDBackend(
+                    name: description, address: address,
+                    open: { () throws(LinkError) -> any ByteLink in
+                        try FileDescriptorLink.serial(path, baud: baud)
+                    }, onEvent: onEvent)
             case .maestro(let path):
-                return try MaestroBackend(name: description, open: { () throws(LinkError) -> any ByteLink in
-                    try FileDescriptorLink.serial(path, baud: 115200) }, onEvent: onEvent)
+                return try MaestroBackend(
+                    name: description,
+                    open: { () throws(LinkError) -> any ByteLink in
+                        try FileDescriptorLink.serial(path, baud: 115200)
+                    }, onEvent: onEvent)
             case .uvc:
-                guard let camera else { throw SessionError("--gimbal uvc drives the camera's own pan/tilt: it needs --camera") }
+                guard let camera else {
+                    throw SessionError("--gimbal uvc drives the camera's own pan/tilt: it needs --camera")
+                }
                 return try UVCPTZBackend(name: "uvc:\(camera)", port: try V4L2ControlPort(path: camera))
             }
         } catch let error as SessionError {

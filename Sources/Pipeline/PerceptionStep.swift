@@ -10,8 +10,11 @@ struct FramePerception {
     var camera: CameraInformation
     /// The head's pose when the frame was taken (zero when no rig knows it).
     var pose: Vector3D
+    /// This frame's faces, and the bodies and objects of an earlier frame delivered with it.
     var detections: [Detection]
     var detectorFailures: Int
+    /// Seconds spent waiting for the slow detectors (lock-step only), not the frame's own work.
+    var waitedForLate: Double
     var subjects: [TrackedSubject]
     /// The selector's choice (a client's lock, else the most salient subject).
     var selected: TrackedSubject?
@@ -49,8 +52,10 @@ final class PerceptionStep {
     let audio: (any AudioInput)?
     private let speakingThreshold: Double
 
-    init(detection: DetectionStage, follower: SpeakerFollower?, lipReader: LipReader?, audio: (any AudioInput)?,
-         speakingThreshold: Double) {
+    init(
+        detection: DetectionStage, follower: SpeakerFollower?, lipReader: LipReader?, audio: (any AudioInput)?,
+        speakingThreshold: Double
+    ) {
         self.detection = detection
         self.follower = follower
         self.lipReader = lipReader
@@ -60,18 +65,32 @@ final class PerceptionStep {
 
     /// Perceives `frame` at `now` (its capture time in lock-step, the clock's time live). A
     /// client's lock (`locked`) wins over speaker following.
-    func perceive(_ frame: Frame, camera: CameraInformation, locked: [UUID], now: MonotonicInstant,
-                  cancelled: () -> Bool) -> FramePerception {
+    func perceive(
+        _ frame: Frame, camera: CameraInformation, locked: [UUID], now: MonotonicInstant,
+        cancelled: () -> Bool
+    ) -> FramePerception {
         let pose = frame.headPose ?? Vector3D()
         let found = detection.detect(frame, tracking: tracker.focus, cancelled: cancelled)
-        tracker.update(with: mapper.observations(from: found.detections), stamp: frame.stamp)
+        // Bodies and objects of earlier frames first, at their own capture times; then this
+        // frame's faces, which leave those kinds alone.
+        for late in found.late {
+            tracker.update(with: mapper.observations(from: late.detections), stamp: late.stamp, searched: late.searched)
+        }
+        tracker.update(
+            with: mapper.observations(from: found.detections), stamp: frame.stamp, searched: [.humanFace])
+        let delivered = found.late.flatMap(\.detections)
         let subjects = tracker.confirmedSubjects
         selector.locked = locked
         let selected = selector.select(from: subjects)
-        var result = FramePerception(frame: frame, camera: camera, pose: pose, detections: found.detections,
-                                detectorFailures: found.errors.count, subjects: subjects, selected: selected,
-                                framed: selected.map { [$0] } ?? [], speaking: [:], sound: nil, heardSpeaker: false,
-                                faceTracks: tracker.confirmedTracks.filter { $0.kind == .humanFace }.map { ($0.uuid, $0.rect) })
+        // Several subjects locked are framed together, as many of them as are tracked.
+        let group = locked.count > 1 ? locked.compactMap { id in subjects.first { $0.uuid == id } } : []
+        var result = FramePerception(
+            frame: frame, camera: camera, pose: pose, detections: found.detections + delivered,
+            detectorFailures: found.errors.count, waitedForLate: found.waitedForLate, subjects: subjects,
+            selected: selected,
+            framed: group.count > 1 ? group : selected.map { [$0] } ?? [], speaking: [:], sound: nil,
+            heardSpeaker: false,
+            faceTracks: tracker.confirmedTracks.filter { $0.kind == .humanFace }.map { ($0.uuid, $0.rect) })
         listen(into: &result, locked: !locked.isEmpty, now: now)
         return result
     }
@@ -85,8 +104,9 @@ final class PerceptionStep {
             lipReader?.read(result.frame, detections: result.detections, subjects: result.subjects)
         }
         guard !locked else { return }
-        let heard = listening.choose(from: result.subjects, fallback: result.selected, camera: result.camera, yaw: result.pose.y,
-                                     lips: lipReader?.activity(at: result.frame.stamp.time) ?? [:], at: now)
+        let heard = listening.choose(
+            from: result.subjects, fallback: result.selected, camera: result.camera, yaw: result.pose.y,
+            lips: lipReader?.activity(at: result.frame.stamp.time) ?? [:], at: now)
         result.framed = heard.chosen
         result.speaking = heard.speaking
         result.sound = heard.sound

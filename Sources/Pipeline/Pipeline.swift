@@ -24,7 +24,7 @@ public struct SessionStatus: Sendable {
 /// The one loop every run uses — `dockd --camera`, `dockd --demo`, `dockd --source`, the
 /// benchmark and the soak: frame source → perception (detect → observations → tracker →
 /// selection → speakers and lips → saliency → publish) → control (feeder at 10–30 Hz →
-/// `DockAccessory.submit` → motor controller). The rig supplies the source, the motors, the
+/// `LocalDock.submit` → motor controller). The rig supplies the source, the motors, the
 /// sound and the clock.
 ///
 /// In real time (a camera, the demo, the soak) a capture thread posts frames to a newest-only
@@ -38,7 +38,7 @@ public final class Pipeline: PipelineSession {
     public let detectorName: String
     public let detectorFallback: String?
     public let audioNote: String?
-    public let accessory: DockAccessory
+    package let accessory: LocalDock
     /// The motor device driven (the simulated gimbal, or the dry run's name).
     public var motorName: String { rig.backend.name }
     public let monitor = SessionMonitor()
@@ -60,48 +60,72 @@ public final class Pipeline: PipelineSession {
         self.configuration = configuration
         if let threads = configuration.openCVThreads { Imaging.setThreadCount(threads) }
         let built = try configuration.makeDetectionStage()
+        Imaging.releaseFreeMemory()
         detectorFallback = built.fallback
         detectorName = built.stage.name
         rig = try makeRig()
+        // Bodies and objects come back when ready in real time; in lock-step, two frames after
+        // their own (about what SSDLite takes beside the faces here), so a run repeats exactly.
+        built.stage.slowDelivery = rig.timing == .lockStep ? .after(seconds: Self.lockStepSlowDelay) : .whenReady
         sourceSummary = rig.sourceSummary
         let (lipReader, note) = configuration.makeLipReader(following: rig.sound.follower != nil, note: rig.sound.note)
         audioNote = note
-        perception = PerceptionStep(detection: built.stage, follower: rig.sound.follower, lipReader: lipReader, audio: rig.sound.input,
-                                    speakingThreshold: configuration.speakerPolicy.speakingThreshold)
-        accessory = DockAccessory(name: rig.backend.name, backend: rig.backend, clock: rig.clock,
-                                  controlLaw: configuration.controlLaw.make(configuration.framing, pid: configuration.pid))
+        perception = PerceptionStep(
+            detection: built.stage, follower: rig.sound.follower, lipReader: lipReader, audio: rig.sound.input,
+            speakingThreshold: configuration.speakerPolicy.speakingThreshold)
+        accessory = LocalDock(
+            name: rig.backend.name, backend: rig.backend, clock: rig.clock,
+            controlLaw: configuration.controlLaw.make(configuration.framing, pid: configuration.pid))
         try configuration.configureFraming(of: accessory)
+        accessory.configurePresets(home: configuration.framing.home, privacy: configuration.privacyPose)
         recorder = try FrameRecorder(configuration: configuration, rig: rig, detectorName: built.stage.name)
     }
 
     /// The simulated rig: the demo scene or a recording, the simulated gimbal or none.
-    public convenience init(simulating configuration: SessionConfiguration, initialPose: Vector3D = Vector3D()) throws(SessionError) {
-        try self.init(configuration: configuration) { () throws(SessionError) in try Rig.simulated(configuration, initialPose: initialPose) }
+    public convenience init(simulating configuration: SessionConfiguration, initialPose: Vector3D = Vector3D())
+        throws(SessionError)
+    {
+        try self.init(configuration: configuration) { () throws(SessionError) in
+            try Rig.simulated(configuration, initialPose: initialPose)
+        }
     }
 
     /// The live rig: a V4L2 camera, a motor device or none, microphones when named.
-    public convenience init(live configuration: SessionConfiguration, system: any VideoDeviceSystem = LinuxVideoDeviceSystem()) throws(SessionError) {
-        try self.init(configuration: configuration) { () throws(SessionError) in try Rig.live(configuration, system: system) }
+    public convenience init(
+        live configuration: SessionConfiguration, system: any VideoDeviceSystem = LinuxVideoDeviceSystem()
+    ) throws(SessionError) {
+        try self.init(configuration: configuration) { () throws(SessionError) in
+            try Rig.live(configuration, system: system)
+        }
     }
 
     public var totalFrames: Int? { rig.totalFrames }
 
+    /// How late the slow detectors' results reach the tracker in lock-step, seconds.
+    static let lockStepSlowDelay = 0.05
+
     /// Runs until the source ends, a limit is reached or `stop` is set. Leaves the motors stopped.
-    public func run(stop: StopFlag = StopFlag(), status: ((SessionStatus) -> Void)? = nil) throws(SessionError) -> SessionSummary {
+    public func run(stop: StopFlag = StopFlag(), status: ((SessionStatus) -> Void)? = nil) throws(SessionError)
+        -> SessionSummary
+    {
         var summary = SessionSummary()
         summary.detectorName = detectorName
         summary.outputVideo = configuration.outputVideo
         summary.timings = StageTimings(capacity: configuration.timingWindow)
         let cpuStart = SessionSummary.processCPUSeconds()
         let runStart = wallClock.now
-        defer { recorder.close() }
+        defer {
+            recorder.close()
+            perception.detection.settle()
+        }
         switch rig.timing {
         case .lockStep: try LockStepDriver(pipeline: self).run(stop: stop, status: status, summary: &summary)
         case .realTime: try RealTimeDriver(pipeline: self).run(stop: stop, status: status, summary: &summary)
         }
         summary.cpuSeconds = SessionSummary.processCPUSeconds() - cpuStart
         // Motors cannot move before the run starts: a stop asked for during start-up counts from then.
-        summary.motorStopDelay = haltDelay.withLock { $0 } ?? stop.setAt.map { wallClock.now.seconds(since: max($0, runStart)) }
+        summary.motorStopDelay =
+            haltDelay.withLock { $0 } ?? stop.setAt.map { wallClock.now.seconds(since: max($0, runStart)) }
         let figures = controlFigures.withLock { $0 }
         summary.trackCalls = figures.trackCalls
         summary.rateContractErrors = figures.rateContractErrors
@@ -122,7 +146,9 @@ public final class Pipeline: PipelineSession {
     /// A stop request halts the motors at once, from the thread that asks (the signal thread),
     /// not after the frame in progress; the commands that follow are refused.
     func haltOnStop(_ stop: StopFlag, runStart: MonotonicInstant) {
-        let motors = accessory.motors, clock = rig.clock, haltDelay = self.haltDelay
+        let motors = accessory.motors
+        let clock = rig.clock
+        let haltDelay = self.haltDelay
         stop.whenSet { setAt in
             motors.halt(at: clock.now)
             haltDelay.withLock { $0 = SystemMonotonicClock().now.seconds(since: max(setAt, runStart)) }
@@ -132,7 +158,9 @@ public final class Pipeline: PipelineSession {
     /// A control step on the accessory, for whichever thread drives control.
     func makeControlStep() throws(SessionError) -> ControlStep {
         do {
-            return ControlStep(feeder: try TrackFeeder(rate: configuration.trackRate), accessory: accessory, monitor: monitor, figures: controlFigures)
+            return ControlStep(
+                feeder: try TrackFeeder(rate: configuration.trackRate), accessory: accessory, monitor: monitor,
+                figures: controlFigures)
         } catch {
             throw SessionError("--rate: \(error)")
         }
@@ -143,29 +171,40 @@ public final class Pipeline: PipelineSession {
         var frame = frame
         // A live head's pose at the frame's capture, from its feedback.
         if frame.headPose == nil { frame.headPose = rig.backend.motionState(at: frame.stamp.time).angularPositions }
-        let p = perception.perceive(frame, camera: frame.camera ?? rig.camera, locked: accessory.lockedSubjects, now: now,
-                                    cancelled: { stop.isSet })
+        let p = perception.perceive(
+            frame, camera: frame.camera ?? rig.camera, locked: accessory.lockedSubjects, now: now,
+            cancelled: { stop.isSet })
         // Stamped with the frame's capture time, not the time tracking finished.
-        accessory.publishTracking(perception.assessments(of: p), time: Date(timeIntervalSinceNow: -rig.clock.now.seconds(since: frame.stamp.time)))
+        accessory.publishTracking(
+            perception.assessments(of: p),
+            time: Date(timeIntervalSinceNow: -rig.clock.now.seconds(since: frame.stamp.time)))
         return p
     }
 
     /// After a frame is processed: the sinks, the monitor, the status line.
-    func finish(_ p: FramePerception, time: Double, wallSeconds: Double, stages: [(String, Double)], accounting: FrameAccounting,
-                summary: inout SessionSummary, status: ((SessionStatus) -> Void)?) {
+    func finish(
+        _ p: FramePerception, time: Double, wallSeconds: Double, stages: [(String, Double)],
+        accounting: FrameAccounting,
+        summary: inout SessionSummary, status: ((SessionStatus) -> Void)?
+    ) {
         summary.detectorFailures += p.detectorFailures
         if p.heardSpeaker { summary.framesWithSpeaker += 1 }
         recorder.record(p, time: time, command: controlFigures.withLock { $0.lastCommand }, summary: &summary)
         summary.frames += 1
-        monitor.recordFrame(SessionMonitor.Snapshot(frame: p.frame, detections: p.detections.map(\.rect),
-                                                    subjects: p.subjects.map { ($0.id, $0.uuid, $0.rect) }, framed: p.framed.map(\.uuid)),
-                            stages: stages, accounting: accounting, detectorFailures: p.detectorFailures)
+        monitor.recordFrame(
+            SessionMonitor.Snapshot(
+                frame: p.frame, detections: p.detections.map(\.rect),
+                subjects: p.subjects.map { ($0.id, $0.uuid, $0.rect) }, framed: p.framed.map(\.uuid)),
+            stages: stages, accounting: accounting, detectorFailures: p.detectorFailures)
         status?(recorder.status(p, frames: summary.frames, time: time, wallSeconds: wallSeconds))
     }
 
     /// Logs camera events and an audio source that ended (once).
     func reportEvents(audioEnded: inout Bool) {
-        for event in rig.events.withLock({ e in defer { e.removeAll() }; return e }) {
+        for event in rig.events.withLock({ e in
+            defer { e.removeAll() }
+            return e
+        }) {
             switch event {
             case .docked(let summary): log("camera docked: \(summary)")
             case .undocked(let reason): log("camera undocked: \(reason); waiting for it to come back")

@@ -2,7 +2,7 @@ import DockKit
 import Perception
 
 /// A run of the pipeline dockd can start: the closed-loop simulation or a live camera.
-public protocol PipelineSession: AnyObject {
+package protocol PipelineSession: AnyObject {
     var sourceSummary: String { get }
     var detectorName: String { get }
     /// Set when the requested detector was replaced by a fallback; says why.
@@ -12,7 +12,7 @@ public protocol PipelineSession: AnyObject {
     /// Called each time the control loop goes round (the systemd watchdog's proof of life).
     var progress: (@Sendable () -> Void)? { get set }
     /// The accessory the session drives; the control API acts on it.
-    var accessory: DockAccessory { get }
+    var accessory: LocalDock { get }
     /// Live figures and the newest frame, for the control API.
     var monitor: SessionMonitor { get }
     /// Told when the motor device stops answering (undocked) and answers again (docked).
@@ -27,15 +27,23 @@ extension SessionConfiguration {
     func makeDetectionStage() throws(SessionError) -> (stage: DetectionStage, fallback: String?) {
         let registry = ModelRegistry.standard(userDirectory: modelsDirectory)
         do {
-            let faces = try DetectorFactory.makeFaceDetector(detector, registry: registry, inputWidth: detectorInputWidth)
-            let bodies = try DetectorFactory.makeBodyDetector(bodyDetector, registry: registry, objectClasses: objectClasses)
+            let faces = try DetectorFactory.makeFaceDetector(
+                detector, registry: registry, inputWidth: detectorInputWidth)
+            let bodies = try DetectorFactory.makeBodyDetector(
+                bodyDetector, registry: registry, objectClasses: objectClasses)
             var objects: (any Detector)?
             if !objectClasses.isEmpty {
-                objects = bodyDetector == .yolox ? bodies?.detector : try DetectorFactory.makeObjectDetector(classes: objectClasses, registry: registry)
+                objects =
+                    bodyDetector == .yolox
+                    ? bodies?.detector
+                    : try DetectorFactory.makeObjectDetector(classes: objectClasses, registry: registry)
             }
             let reasons = [faces.fallbackReason, bodies?.fallbackReason].compactMap { $0 }
-            return (DetectionStage(faces: faces.detector, bodies: bodies?.detector, objects: objects),
-                    reasons.isEmpty ? nil : reasons.joined(separator: "; "))
+            return (
+                DetectionStage(
+                    faces: faces.detector, regionFaces: faces.forRegions, bodies: bodies?.detector, objects: objects),
+                reasons.isEmpty ? nil : reasons.joined(separator: "; ")
+            )
         } catch {
             throw SessionError("the detectors could not be built: \(error)")
         }
@@ -46,11 +54,14 @@ extension SessionConfiguration {
     func makeLipReader(following: Bool, note: String?) -> (reader: LipReader?, note: String?) {
         guard following, lips != .off else { return (nil, note) }
         let reader = LipReader(choice: lips, registry: ModelRegistry.standard(userDirectory: modelsDirectory))
-        return (reader, [note, "lips: \(reader.meter.name)", reader.fallbackReason].compactMap { $0 }.joined(separator: "; "))
+        return (
+            reader,
+            [note, "lips: \(reader.meter.name)", reader.fallbackReason].compactMap { $0 }.joined(separator: "; ")
+        )
     }
 
     /// The framing mode and region of interest a session starts with.
-    func configureFraming(of accessory: DockAccessory) throws(SessionError) {
+    func configureFraming(of accessory: LocalDock) throws(SessionError) {
         do { try accessory.configureFraming(mode: framingMode, region: regionOfInterest) } catch {
             throw SessionError("--region must lie inside the frame, at least 0.05 wide and high")
         }

@@ -8,7 +8,8 @@ public enum ProcessResources {
     /// A "Name:  N kB" line of /proc/self/status.
     static func statusKilobytes(_ name: String) -> Double? {
         guard let text = try? String(contentsOfFile: "/proc/self/status", encoding: .utf8),
-              let line = text.split(separator: "\n").first(where: { $0.hasPrefix(name) }) else { return nil }
+            let line = text.split(separator: "\n").first(where: { $0.hasPrefix(name) })
+        else { return nil }
         return line.split(separator: " ").dropFirst().first.flatMap { Double($0) }
     }
 

@@ -11,11 +11,14 @@ struct RealTimeDriver {
     let pipeline: Pipeline
 
     func run(stop: StopFlag, status: ((SessionStatus) -> Void)?, summary: inout SessionSummary) throws(SessionError) {
-        let rig = pipeline.rig, configuration = pipeline.configuration
+        let rig = pipeline.rig
+        let configuration = pipeline.configuration
         // A simulation's media time starts now; a camera's clock is the system's.
         rig.mediaClock?.mark(.zero)
-        let clock = rig.clock, start = clock.now
-        let wallClock = SystemMonotonicClock(), wallStart = wallClock.now
+        let clock = rig.clock
+        let start = clock.now
+        let wallClock = SystemMonotonicClock()
+        let wallStart = wallClock.now
         let board = TargetBoard()
         let control = ControlThread(step: try pipeline.makeControlStep(), pipeline: pipeline, board: board, stop: stop)
         // Streaming starts here, once the detectors exist and control is ready for results.
@@ -68,9 +71,10 @@ struct RealTimeDriver {
             summary.timings.record("capture→tracked", milliseconds: ms(frame.stamp.time, end))
             accounting.processed += 1
             account()
-            pipeline.finish(p, time: frame.stamp.time.seconds(since: origin), wallSeconds: clock.now.seconds(since: origin),
-                            stages: [(SessionMonitor.frameStage, ms(frame.stamp.time, end)), ("detect+track", ms(begin, end))],
-                            accounting: accounting, summary: &summary, status: status)
+            pipeline.finish(
+                p, time: frame.stamp.time.seconds(since: origin), wallSeconds: clock.now.seconds(since: origin),
+                stages: [(SessionMonitor.frameStage, ms(frame.stamp.time, end)), ("detect+track", ms(begin, end))],
+                accounting: accounting, summary: &summary, status: status)
             summary.timings.record("frame", milliseconds: ms(begin, clock.now))
         }
         summary.stoppedBySignal = stop.signalReceived != nil
@@ -154,7 +158,8 @@ final class ControlThread: @unchecked Sendable {
     }
 
     private func loop() {
-        let accessory = pipeline.accessory, clock = pipeline.rig.clock
+        let accessory = pipeline.accessory
+        let clock = pipeline.rig.clock
         var silent = false
         while !stop.isSet && !ending.withLock({ $0 }) {
             pipeline.progress?()
@@ -175,8 +180,10 @@ final class ControlThread: @unchecked Sendable {
     private func reportSilence(_ silent: Bool) {
         let name = pipeline.accessory.motors.backend.name
         pipeline.rig.events.withLock {
-            $0.append(silent ? .undocked("gimbal \(name) stopped answering; motors stopped until it answers")
-                             : .docked("gimbal \(name) answering again"))
+            $0.append(
+                silent
+                    ? .undocked("gimbal \(name) stopped answering; motors stopped until it answers")
+                    : .docked("gimbal \(name) answering again"))
         }
         if silent { pipeline.manager?.undock(pipeline.accessory) } else { pipeline.manager?.dock(pipeline.accessory) }
     }

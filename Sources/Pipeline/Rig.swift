@@ -46,10 +46,14 @@ final class Rig: @unchecked Sendable {
     /// on), on the caller's thread in lock-step. Called once.
     let makeSource: @Sendable () throws(FrameSourceError) -> any FrameSource
 
-    init(timing: Timing, clock: any MonotonicClock, mediaClock: MediaClock?, backend: any MotorBackend, gimbal: SimulatedGimbal?,
-         sourceSummary: String, nominalFrameRate: Double, totalFrames: Int?, camera: CameraInformation,
-         truth: (any GroundTruthProvider)?, virtualCamera: VirtualCamera?, sound: RigSound,
-         events: Protected<[CameraEvent]> = Protected([]), cancel: @escaping @Sendable () -> Void, makeSource: @escaping @Sendable () throws(FrameSourceError) -> any FrameSource) {
+    init(
+        timing: Timing, clock: any MonotonicClock, mediaClock: MediaClock?, backend: any MotorBackend,
+        gimbal: SimulatedGimbal?,
+        sourceSummary: String, nominalFrameRate: Double, totalFrames: Int?, camera: CameraInformation,
+        truth: (any GroundTruthProvider)?, virtualCamera: VirtualCamera?, sound: RigSound,
+        events: Protected<[CameraEvent]> = Protected([]), cancel: @escaping @Sendable () -> Void,
+        makeSource: @escaping @Sendable () throws(FrameSourceError) -> any FrameSource
+    ) {
         self.timing = timing
         self.clock = clock
         self.mediaClock = mediaClock
@@ -91,7 +95,12 @@ final class SourceHandOver: @unchecked Sendable {
     init(_ source: any FrameSource) { self.source = Protected(source) }
 
     func take() throws(FrameSourceError) -> any FrameSource {
-        guard let taken = source.withLock({ s in defer { s = nil }; return s }) else {
+        guard
+            let taken = source.withLock({ s in
+                defer { s = nil }
+                return s
+            })
+        else {
             throw FrameSourceError("the rig's frame source was already taken: a rig runs once")
         }
         return taken

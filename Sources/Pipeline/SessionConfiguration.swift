@@ -1,5 +1,6 @@
 import Audio
 import Capture
+import Control
 import DockCore
 import DockKit
 import Foundation
@@ -71,6 +72,8 @@ public struct SessionConfiguration: Sendable {
     public var gimbal: GimbalChoice?
     public var gimbalModel = GimbalModel()
     public var framing = FramingConfiguration()
+    /// The privacy preset (radians); nil = turned as far from the room as the limits allow, and down.
+    public var privacyPose: Vector3D?
     /// Where the chosen subject sits, and the part of the frame it is kept in (DockKit's
     /// framing mode and region of interest; normalized, origin upper left; nil = whole frame).
     public var framingMode = DockAccessory.FramingMode.automatic

@@ -67,7 +67,9 @@ public final class SessionMonitor: Sendable {
     private var elapsed: Double { clock.now.seconds(since: started) }
 
     /// A frame went through the pipeline: the time each stage took, what it found.
-    public func recordFrame(_ snapshot: Snapshot, stages: [(String, Double)], accounting: FrameAccounting, detectorFailures: Int) {
+    public func recordFrame(
+        _ snapshot: Snapshot, stages: [(String, Double)], accounting: FrameAccounting, detectorFailures: Int
+    ) {
         let time = elapsed
         figures.withLock { f in
             for (name, ms) in stages {
@@ -127,14 +129,18 @@ public final class SessionMonitor: Sendable {
     package func counters() -> Counters {
         let now = elapsed
         return figures.withLock { f in
-            Counters(uptime: now, frames: f.frames, accounting: f.accounting, trackCallsPerSecond: f.trackCalls.rate(at: now),
-                     detectorFailures: f.detectorFailures,
-                     rateContractErrors: f.rateContractErrors,
-                     stages: f.stageOrder.compactMap { name in
-                         guard let w = f.stages[name] else { return nil }
-                         let times = Percentiles(w.milliseconds)
-                         return StageFigures(name: name, runs: w.total, perSecond: w.rate(at: now), median: times.median ?? 0, p99: times.p99 ?? 0)
-                     })
+            Counters(
+                uptime: now, frames: f.frames, accounting: f.accounting,
+                trackCallsPerSecond: f.trackCalls.rate(at: now),
+                detectorFailures: f.detectorFailures,
+                rateContractErrors: f.rateContractErrors,
+                stages: f.stageOrder.compactMap { name in
+                    guard let w = f.stages[name] else { return nil }
+                    let times = Percentiles(w.milliseconds)
+                    return StageFigures(
+                        name: name, runs: w.total, perSecond: w.rate(at: now), median: times.median ?? 0,
+                        p99: times.p99 ?? 0)
+                })
         }
     }
 }

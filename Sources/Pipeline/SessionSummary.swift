@@ -57,11 +57,16 @@ public struct SessionSummary: Sendable {
 
     public func report() -> String {
         var lines: [String] = []
-        lines.append(String(format: "frames %d in %.1f s (%.1f fps), media time %.1f s, detector %@",
-                            frames, wallSeconds, framesPerSecond, mediaSeconds, detectorName as NSString))
+        lines.append(
+            String(
+                format: "frames %d in %.1f s (%.1f fps), media time %.1f s, detector %@",
+                frames, wallSeconds, framesPerSecond, mediaSeconds, detectorName as NSString))
         if let cpuSeconds, wallSeconds > 0 {
-            lines.append(String(format: "CPU: %.0f %% of one core (%.2f s over %.1f s); peak resident memory %.0f MiB", 100 * cpuSeconds / wallSeconds,
-                                cpuSeconds, wallSeconds, ProcessResources.peakResidentBytes() / 1_048_576))
+            lines.append(
+                String(
+                    format: "CPU: %.0f %% of one core (%.2f s over %.1f s); peak resident memory %.0f MiB",
+                    100 * cpuSeconds / wallSeconds,
+                    cpuSeconds, wallSeconds, ProcessResources.peakResidentBytes() / 1_048_576))
         }
         if let metrics {
             let inView = metrics.inViewShare.map { String(format: "%.1f %%", $0 * 100) } ?? "never acquired"
@@ -69,20 +74,30 @@ public struct SessionSummary: Sendable {
             let errors = metrics.centeringErrors()
             let fraction = metrics.centeringFractions
             lines.append("target in view after acquisition: \(inView); time to acquire: \(acquire)")
-            lines.append(String(format: "centering error: median %.2f°, RMS %.2f°, p95 %.2f° (%.1f %% of frame width median)",
-                                errors.median ?? .nan, errors.rootMeanSquare ?? .nan, errors.value(at: 95) ?? .nan,
-                                (fraction.median ?? .nan) * 100))
+            lines.append(
+                String(
+                    format: "centering error: median %.2f°, RMS %.2f°, p95 %.2f° (%.1f %% of frame width median)",
+                    errors.median ?? .nan, errors.rootMeanSquare ?? .nan, errors.value(at: 95) ?? .nan,
+                    (fraction.median ?? .nan) * 100))
         }
         lines.append(accounting.report)
-        lines.append("track calls \(trackCalls), rate-contract errors \(rateContractErrors), deadman stops \(deadmanStops), "
-                     + (silentMotorStops > 0 ? "motor device silent \(silentMotorStops) times, " : "")
-                     + "detector failures \(detectorFailures)")
+        lines.append(
+            "track calls \(trackCalls), rate-contract errors \(rateContractErrors), deadman stops \(deadmanStops), "
+                + (silentMotorStops > 0 ? "motor device silent \(silentMotorStops) times, " : "")
+                + "detector failures \(detectorFailures)")
         if let audioBlocks {
-            lines.append(String(format: "audio: %d blocks, %d lost behind the reader, %d restarts; someone tracked heard speaking in %d of %d frames",
-                                audioBlocks, audioBlocksDropped, audioRestarts, framesWithSpeaker, frames))
+            lines.append(
+                String(
+                    format:
+                        "audio: %d blocks, %d lost behind the reader, %d restarts; someone tracked heard speaking in %d of %d frames",
+                    audioBlocks, audioBlocksDropped, audioRestarts, framesWithSpeaker, frames))
         }
         lines.append("motors at exit: \(finalCommand == Vector3D() ? "stopped" : "MOVING \(finalCommand)")")
-        if let outputVideoError { lines.append(outputVideoError) } else if let outputVideo { lines.append("annotated video: \(outputVideo)") }
+        if let outputVideoError {
+            lines.append(outputVideoError)
+        } else if let outputVideo {
+            lines.append("annotated video: \(outputVideo)")
+        }
         return lines.joined(separator: "\n")
     }
 }

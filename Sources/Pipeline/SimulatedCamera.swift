@@ -22,8 +22,10 @@ final class SimulatedCamera: FrameSource {
     private var firstTime: MonotonicInstant?
     private var lateFrames = 0
 
-    init(world: any FrameSource, scene: GeneratedScene?, virtualCamera: VirtualCamera?, gimbal: SimulatedGimbal?,
-         camera: CameraInformation, pacing: (any MonotonicClock)?, cancellation: Protected<Bool>) {
+    init(
+        world: any FrameSource, scene: GeneratedScene?, virtualCamera: VirtualCamera?, gimbal: SimulatedGimbal?,
+        camera: CameraInformation, pacing: (any MonotonicClock)?, cancellation: Protected<Bool>
+    ) {
         self.world = world
         self.scene = scene
         self.virtualCamera = virtualCamera
@@ -77,7 +79,9 @@ final class SimulatedCamera: FrameSource {
         let pose = gimbal?.motionState(at: time).angularPositions ?? Vector3D()
         var view = world
         if let virtualCamera {
-            do { view = try virtualCamera.render(world, pose: pose) } catch { throw FrameSourceError("rendering failed: \(error)") }
+            do { view = try virtualCamera.render(world, pose: pose) } catch {
+                throw FrameSourceError("rendering failed: \(error)")
+            }
             try scene?.applyCameraEffects(to: &view)
         }
         view.camera = camera

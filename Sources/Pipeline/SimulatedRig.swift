@@ -10,7 +10,9 @@ extension Rig {
     /// simulated gimbal (or the recording itself with `--gimbal none`), the scene's sound. Real
     /// time when the configuration paces frames, else lock-step. `initialPose` starts the gimbal
     /// elsewhere than straight ahead.
-    static func simulated(_ configuration: SessionConfiguration, initialPose: Vector3D = Vector3D()) throws(SessionError) -> Rig {
+    static func simulated(_ configuration: SessionConfiguration, initialPose: Vector3D = Vector3D())
+        throws(SessionError) -> Rig
+    {
         let (world, scene, worldIntrinsics) = try worldSource(configuration)
         let timing: Timing = configuration.realTime ? .realTime : .lockStep
         let mediaClock = MediaClock()
@@ -30,34 +32,51 @@ extension Rig {
             camera = CameraInformation(referenceDimensions: world.size, intrinsics: worldIntrinsics)
         }
         let cancelled = Protected(false)
-        let source = SourceHandOver(SimulatedCamera(world: world, scene: scene, virtualCamera: virtualCamera, gimbal: gimbal, camera: camera,
-                                                  pacing: timing == .realTime ? mediaClock : nil, cancellation: cancelled))
-        let fromSource = scene.map { $0.configuration.loops ? nil : $0.frameCount } ?? (world as? VideoFileSource)?.frameCount
+        let source = SourceHandOver(
+            SimulatedCamera(
+                world: world, scene: scene, virtualCamera: virtualCamera, gimbal: gimbal, camera: camera,
+                pacing: timing == .realTime ? mediaClock : nil, cancellation: cancelled))
+        let fromSource =
+            scene.map { $0.configuration.loops ? nil : $0.frameCount } ?? (world as? VideoFileSource)?.frameCount
         let totalFrames = [fromSource, configuration.maximumFrames].compactMap { $0 }.min()
-        return Rig(timing: timing, clock: mediaClock, mediaClock: mediaClock, backend: backend, gimbal: gimbal,
-                   sourceSummary: world.summary, nominalFrameRate: world.nominalFrameRate, totalFrames: totalFrames, camera: camera,
-                   truth: scene ?? configuration.labelledTruth, virtualCamera: virtualCamera, sound: sceneSound(configuration, scene: scene),
-                   cancel: { cancelled.withLock { $0 = true } }, makeSource: { () throws(FrameSourceError) in try source.take() })
+        return Rig(
+            timing: timing, clock: mediaClock, mediaClock: mediaClock, backend: backend, gimbal: gimbal,
+            sourceSummary: world.summary, nominalFrameRate: world.nominalFrameRate, totalFrames: totalFrames,
+            camera: camera,
+            truth: scene ?? configuration.labelledTruth, virtualCamera: virtualCamera,
+            sound: sceneSound(configuration, scene: scene),
+            cancel: { cancelled.withLock { $0 = true } },
+            makeSource: { () throws(FrameSourceError) in try source.take() })
     }
 
     /// The world: the generated demo scene or a recording, with its intrinsics.
     private static func worldSource(_ configuration: SessionConfiguration) throws(SessionError)
-        -> (any FrameSource, GeneratedScene?, CameraIntrinsics) {
+        -> (any FrameSource, GeneratedScene?, CameraIntrinsics)
+    {
         switch configuration.source {
         case .demo:
             do {
-                let scene = try GeneratedScene(photos: ScenePhotos(mediaDirectory: configuration.resolvedMediaDirectory),
-                                               configuration: configuration.scene)
+                let scene = try GeneratedScene(
+                    photos: ScenePhotos(mediaDirectory: configuration.resolvedMediaDirectory),
+                    configuration: configuration.scene)
                 return (scene, scene, scene.worldIntrinsics)
             } catch {
                 throw SessionError("cannot build the demo scene: \(error.message)")
             }
         case .file(let path):
-            // Without a gimbal the detector never needs more than about 640 pixels across.
-            let scale: DecodeScale = configuration.resolvedGimbal == .dryRun ? decodeScale(forWidthAtLeast: 640, path: path) : .full
+            // Without a gimbal the frames need be no larger than the detector's input; regions
+            // needing more are decoded from the picture each frame keeps. With a simulated gimbal
+            // the file is the world a view is cut from, so it stays whole.
+            let scale: DecodeScale =
+                configuration.resolvedGimbal == .dryRun
+                ? decodeScale(forWidthAtLeast: configuration.detectorInputWidth, path: path) : .full
             do {
-                let file = try VideoFileSource(path: path, scale: scale)
-                return (file, nil, CameraIntrinsics(horizontalFieldOfView: configuration.resolvedFieldOfView * .pi / 180, size: file.size))
+                let file = try VideoFileSource(path: path, scale: scale, keepingDetail: true)
+                return (
+                    file, nil,
+                    CameraIntrinsics(
+                        horizontalFieldOfView: configuration.resolvedFieldOfView * .pi / 180, size: file.size)
+                )
             } catch {
                 throw SessionError(error.message)
             }
@@ -67,22 +86,30 @@ extension Rig {
     }
 
     /// The camera on the simulated gimbal, checked against the world it looks into.
-    private static func viewCamera(_ configuration: SessionConfiguration, world: PixelSize,
-                                   worldIntrinsics: CameraIntrinsics) throws(SessionError) -> VirtualCamera {
+    private static func viewCamera(
+        _ configuration: SessionConfiguration, world: PixelSize,
+        worldIntrinsics: CameraIntrinsics
+    ) throws(SessionError) -> VirtualCamera {
         guard configuration.viewSize.width <= world.width * 2 else {
-            throw SessionError("--view \(configuration.viewSize) is far larger than the source \(world); choose a smaller view")
+            throw SessionError(
+                "--view \(configuration.viewSize) is far larger than the source \(world); choose a smaller view")
         }
         guard configuration.viewFieldOfView < worldIntrinsics.horizontalFieldOfView * 180 / .pi else {
-            throw SessionError("the view's field of view (\(configuration.viewFieldOfView)°) must be narrower than the source's; set --hfov or --view-hfov")
+            throw SessionError(
+                "the view's field of view (\(configuration.viewFieldOfView)°) must be narrower than the source's; set --hfov or --view-hfov"
+            )
         }
-        let viewIntrinsics = CameraIntrinsics(horizontalFieldOfView: configuration.viewFieldOfView * .pi / 180, size: configuration.viewSize)
-        return VirtualCamera(worldSize: world, worldIntrinsics: worldIntrinsics, viewSize: configuration.viewSize, viewIntrinsics: viewIntrinsics)
+        let viewIntrinsics = CameraIntrinsics(
+            horizontalFieldOfView: configuration.viewFieldOfView * .pi / 180, size: configuration.viewSize)
+        return VirtualCamera(
+            worldSize: world, worldIntrinsics: worldIntrinsics, viewSize: configuration.viewSize,
+            viewIntrinsics: viewIntrinsics)
     }
 
     /// Picks the coarsest DCT scale that keeps at least `width` pixels across.
     static func decodeScale(forWidthAtLeast width: Int, path: String) -> DecodeScale {
         guard let probe = try? VideoFileSource(path: path) else { return .full }
-        return DecodeScale.allCases.reversed().first { $0.scaled(probe.size.width) >= width } ?? .full
+        return .coarsest(keeping: width, of: probe.size.width)
     }
 
     /// What the run hears: a recording's sound file, a generated scene's speech (at a fixed
@@ -98,17 +125,24 @@ extension Rig {
                 if array.mounting == .camera {
                     let sound = try SceneSound(scene.configuration)
                     let analyzer = try SpeechAnalyzer(sampleRate: sound.sampleRate, channelCount: 2, array: array)
-                    return RigSound(follower: SpeakerFollower(analyzer: analyzer, policy: configuration.speakerPolicy),
-                                    input: SceneSoundInput(sound: sound, array: array),
-                                    note: String(format: "audio: 2 channels at %.0f Hz, %.1f s, microphones on the camera (heard as the head turns)",
-                                                 sound.sampleRate, Double(sound.frameCount) / sound.sampleRate))
+                    return RigSound(
+                        follower: SpeakerFollower(analyzer: analyzer, policy: configuration.speakerPolicy),
+                        input: SceneSoundInput(sound: sound, array: array),
+                        note: String(
+                            format:
+                                "audio: 2 channels at %.0f Hz, %.1f s, microphones on the camera (heard as the head turns)",
+                            sound.sampleRate, Double(sound.frameCount) / sound.sampleRate))
                 }
                 clip = try SceneAudio.synthesize(scene.configuration, array: array)
             }
             guard let clip else { return .none }
-            return RigSound(follower: try SpeakerFollower(clip: clip, array: array, policy: configuration.speakerPolicy), input: nil,
-                            note: String(format: "audio: %d channel%@ at %.0f Hz, %.1f s%@", clip.channels.count, clip.channels.count == 1 ? "" : "s",
-                                         clip.sampleRate, clip.duration, clip.isStereo ? "" : SessionConfiguration.monoNote))
+            return RigSound(
+                follower: try SpeakerFollower(clip: clip, array: array, policy: configuration.speakerPolicy),
+                input: nil,
+                note: String(
+                    format: "audio: %d channel%@ at %.0f Hz, %.1f s%@", clip.channels.count,
+                    clip.channels.count == 1 ? "" : "s",
+                    clip.sampleRate, clip.duration, clip.isStereo ? "" : SessionConfiguration.monoNote))
         } catch {
             return RigSound(follower: nil, input: nil, note: "audio off, tracking on vision alone: \(error.message)")
         }

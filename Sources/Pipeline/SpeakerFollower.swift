@@ -48,8 +48,10 @@ struct SpeakerFollower {
     /// present person's speakingConfidence. Angles of people come from where they are in the
     /// view: relative to the view for microphones on the camera, plus the gimbal's yaw for
     /// microphones fixed in the room.
-    mutating func choose(from subjects: [TrackedSubject], fallback: TrackedSubject?, camera: CameraInformation,
-                         yaw: Double, lips: [UUID: Double] = [:], at now: MonotonicInstant) -> (chosen: [TrackedSubject], speaking: [UUID: Double], sound: NormalizedRect?) {
+    mutating func choose(
+        from subjects: [TrackedSubject], fallback: TrackedSubject?, camera: CameraInformation,
+        yaw: Double, lips: [UUID: Double] = [:], at now: MonotonicInstant
+    ) -> (chosen: [TrackedSubject], speaking: [UUID: Double], sound: NormalizedRect?) {
         let coordinates = ImageCoordinates(size: camera.referenceDimensions)
         let k = camera.intrinsics
         let people = subjects.filter { $0.kind != .object }.map { subject -> (uuid: UUID, angle: Double) in
@@ -58,8 +60,10 @@ struct SpeakerFollower {
             return (subject.uuid, array.mounting == .room ? yaw + inView : inView)
         }
         for window in analyzer.windows(until: now) {
-            evidence.update(speech: window.isSpeech, direction: window.direction, coherence: window.coherence, people: people, lips: lips,
-                            seconds: analyzer.windowSeconds)
+            evidence.update(
+                speech: window.isSpeech, direction: window.direction, coherence: window.coherence, people: people,
+                lips: lips,
+                seconds: analyzer.windowSeconds)
             noteUnattributed(window, people: people)
             if window.isSpeech { lastSpeech = window.time }
         }
@@ -67,7 +71,8 @@ struct SpeakerFollower {
         for person in people { speaking[person.uuid] = evidence.speakingConfidence(person.uuid) ?? 0 }
         let uuids = policy.update(at: now, speaking: speaking, fallback: fallback?.uuid)
         let chosen = uuids.compactMap { uuid in subjects.first { $0.uuid == uuid } }
-        let chosenAngles = people.filter { person in chosen.contains { $0.uuid == person.uuid } && policy.followsSpeech }.map(\.angle)
+        let chosenAngles = people.filter { person in chosen.contains { $0.uuid == person.uuid } && policy.followsSpeech
+        }.map(\.angle)
         let sound = soundTarget(camera: camera, yaw: yaw, chosenAngles: chosenAngles, at: now)
         return (chosen.isEmpty ? (fallback.map { [$0] } ?? []) : chosen, speaking, sound)
     }
@@ -75,11 +80,16 @@ struct SpeakerFollower {
     /// Speech whose direction matches nobody tracked, heard for longer than a cough.
     private mutating func noteUnattributed(_ window: AudioWindow, people: [(uuid: UUID, angle: Double)]) {
         if window.isSpeech, let direction = window.direction, let look = lookingToward,
-           abs(direction - look.direction) < 2.5 * evidence.directionSpread {
+            abs(direction - look.direction) < 2.5 * evidence.directionSpread
+        {
             lookingToward?.lastHeard = window.time
         }
-        guard window.isSpeech, let direction = window.direction, (window.coherence ?? 0) >= evidence.minimumCoherence else {
-            if let since = unattributedSince, window.time.seconds(since: since) > 1.5 { unattributedSince = nil; unattributed = [] }
+        guard window.isSpeech, let direction = window.direction, (window.coherence ?? 0) >= evidence.minimumCoherence
+        else {
+            if let since = unattributedSince, window.time.seconds(since: since) > 1.5 {
+                unattributedSince = nil
+                unattributed = []
+            }
             return
         }
         if people.contains(where: { abs($0.angle - direction) < 2.5 * evidence.directionSpread }) {
@@ -95,12 +105,18 @@ struct SpeakerFollower {
     /// Where to look for a talker nobody tracks: a small target at the sound's direction in the
     /// view (at the view's edge when it lies outside), so the head turns towards the voice and
     /// the detector can find the person. nil when speech is attributed or too brief.
-    private mutating func soundTarget(camera: CameraInformation, yaw: Double, chosenAngles: [Double], at now: MonotonicInstant) -> NormalizedRect? {
-        if let since = unattributedSince, now.seconds(since: since) >= policy.configuration.confirmation, unattributed.count >= 5 {
+    private mutating func soundTarget(
+        camera: CameraInformation, yaw: Double, chosenAngles: [Double], at now: MonotonicInstant
+    ) -> NormalizedRect? {
+        if let since = unattributedSince, now.seconds(since: since) >= policy.configuration.confirmation,
+            unattributed.count >= 5
+        {
             lookingToward = (unattributed.sorted()[unattributed.count / 2], now)
         }
         if let look = lookingToward,
-           now.seconds(since: look.lastHeard) > 1.5 || chosenAngles.contains(where: { abs($0 - look.direction) < 2.5 * evidence.directionSpread }) {
+            now.seconds(since: look.lastHeard) > 1.5
+                || chosenAngles.contains(where: { abs($0 - look.direction) < 2.5 * evidence.directionSpread })
+        {
             lookingToward = nil
         }
         guard let direction = lookingToward?.direction else { return nil }
@@ -109,7 +125,10 @@ struct SpeakerFollower {
         let inView = max(-0.85 * halfField, min(0.85 * halfField, direction - (array.mounting == .room ? yaw : 0)))
         // A small box at the voice's column, mid-height, through the one pixel ↔ unit converter.
         let size = camera.referenceDimensions
-        let x = k.cx + k.fx * tan(inView), width = 0.05 * Double(size.width), height = 0.1 * Double(size.height)
-        return ImageCoordinates(size: size).normalized(PixelRect(x: x - width / 2, y: k.cy - height / 2, width: width, height: height))
+        let x = k.cx + k.fx * tan(inView)
+        let width = 0.05 * Double(size.width)
+        let height = 0.1 * Double(size.height)
+        return ImageCoordinates(size: size).normalized(
+            PixelRect(x: x - width / 2, y: k.cy - height / 2, width: width, height: height))
     }
 }

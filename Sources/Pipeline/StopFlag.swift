@@ -26,7 +26,10 @@ public final class StopFlag: Sendable {
         setTime.withLock { if $0 == nil { $0 = SystemMonotonicClock().now } }
         flag.store(true, ordering: .releasing)
         let when = setAt ?? SystemMonotonicClock().now
-        for action in actions.withLock({ a in defer { a.removeAll() }; return a }) { action(when) }
+        for action in actions.withLock({ a in
+            defer { a.removeAll() }
+            return a
+        }) { action(when) }
     }
 
     /// Runs `action` with the time the flag was set, when it is set (at once if it already is),
@@ -68,8 +71,9 @@ public final class StopFlag: Sendable {
                 // Checked and acted on under the lock, so `running()` cannot slip in between.
                 startupExit.withLock { prefix in
                     guard let prefix else { return }
-                    FileHandle.standardError.write(Data("\(prefix)stopped by \(name) while starting; nothing had moved\n".utf8))
-                    _exit(0)   // no destructors: the main thread may be inside OpenCV loading a model
+                    FileHandle.standardError.write(
+                        Data("\(prefix)stopped by \(name) while starting; nothing had moved\n".utf8))
+                    _exit(0)  // no destructors: the main thread may be inside OpenCV loading a model
                 }
                 self.set(because: name)
             }

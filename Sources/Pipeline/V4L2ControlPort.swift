@@ -20,12 +20,19 @@ public final class V4L2ControlPort: CameraControlPort {
     }
 
     public func set(_ key: String, to value: Int64) throws {
-        guard let control = controls[key] else { throw CaptureError.call(path: "camera", request: "control \(key)", .invalidArgument) }
+        guard let control = controls[key] else {
+            throw CaptureError.call(path: "camera", request: "control \(key)", .invalidArgument)
+        }
         try device.withLock { device throws in
             guard let device else { throw CaptureError.disconnected(path: "camera") }
             try device.setControl(control.id, to: value)
         }
     }
 
-    public func close() { device.withLock { $0?.close(); $0 = nil } }
+    public func close() {
+        device.withLock {
+            $0?.close()
+            $0 = nil
+        }
+    }
 }

@@ -35,15 +35,17 @@ public struct LabelledTruth: Sendable, Hashable, GroundTruthProvider {
 
         /// The face at a frame, nil outside the labelled range.
         public func face(at frame: Int) -> PixelRect? {
-            guard let first = keyframes.first, let last = keyframes.last, frame >= first.frame, frame <= last.frame else { return nil }
+            guard let first = keyframes.first, let last = keyframes.last, frame >= first.frame, frame <= last.frame
+            else { return nil }
             guard let next = keyframes.firstIndex(where: { $0.frame >= frame }) else { return nil }
             let b = keyframes[next]
             guard b.frame != frame, next > 0 else { return b.face }
             let a = keyframes[next - 1]
             let f = Double(frame - a.frame) / Double(b.frame - a.frame)
             func mix(_ u: Double, _ v: Double) -> Double { u + (v - u) * f }
-            return PixelRect(x: mix(a.face.x, b.face.x), y: mix(a.face.y, b.face.y),
-                             width: mix(a.face.width, b.face.width), height: mix(a.face.height, b.face.height))
+            return PixelRect(
+                x: mix(a.face.x, b.face.x), y: mix(a.face.y, b.face.y),
+                width: mix(a.face.width, b.face.width), height: mix(a.face.height, b.face.height))
         }
     }
 
@@ -72,8 +74,9 @@ public struct LabelledTruth: Sendable, Hashable, GroundTruthProvider {
         let time = Double(frame) / frameRate
         return people.compactMap { person in
             person.face(at: frame).map { face in
-                GroundTruthSubject(id: person.id, face: face, hidden: person.hidden.contains { $0.contains(frame) },
-                                   speaking: speech.contains { $0.id == person.id && $0.span.contains(time) })
+                GroundTruthSubject(
+                    id: person.id, face: face, hidden: person.hidden.contains { $0.contains(frame) },
+                    speaking: speech.contains { $0.id == person.id && $0.span.contains(time) })
             }
         }
     }

@@ -22,10 +22,11 @@ public struct SceneSound: Sendable {
         frameCount = Int((scene.resolvedDuration + 0.5) * rate)
         var speakers: [(speech: [Float], script: SceneScript)] = []
         for (index, person) in scene.people.enumerated() where !person.speaking.isEmpty {
-            let voice = try SceneAudio.speech(text: SceneAudio.lines[index % SceneAudio.lines.count],
-                                              voice: SceneAudio.voices[index % SceneAudio.voices.count], espeak: espeak)
+            let voice = try SceneAudio.speech(
+                text: SceneAudio.lines[index % SceneAudio.lines.count],
+                voice: SceneAudio.voices[index % SceneAudio.voices.count], espeak: espeak)
             var track = [Float](repeating: 0, count: frameCount)
-            var cursor = 0   // where in the voice each span continues, so spans are not all the same words
+            var cursor = 0  // where in the voice each span continues, so spans are not all the same words
             for span in person.speaking {
                 for n in Int(span.start * rate)..<min(frameCount, Int(span.end * rate)) {
                     track[n] = voice[cursor]
@@ -40,9 +41,12 @@ public struct SceneSound: Sendable {
 
     /// Samples `range` of both microphones. `arrayYaw` gives the pair's facing (radians) at a
     /// time in seconds: 0 for a pair fixed in the room, the head's yaw for one on the camera.
-    public func render(_ range: Range<Int>, array: MicrophoneArray, arrayYaw: (Double) -> Double = { _ in 0 }) -> [[Float]] {
+    public func render(_ range: Range<Int>, array: MicrophoneArray, arrayYaw: (Double) -> Double = { _ in 0 })
+        -> [[Float]]
+    {
         let range = range.clamped(to: 0..<frameCount)
-        var left = [Float](repeating: 0, count: range.count), right = [Float](repeating: 0, count: range.count)
+        var left = [Float](repeating: 0, count: range.count)
+        var right = [Float](repeating: 0, count: range.count)
         for speaker in speakers {
             for (i, n) in range.enumerated() {
                 let t = Double(n) / sampleRate
@@ -76,10 +80,14 @@ public enum SceneAudio {
 
     /// The whole scene heard by a pair fixed in the room; a pair on the camera needs the head's
     /// pose as the sound is made (`SceneSound.render`).
-    public static func synthesize(_ scene: SceneConfiguration, array: MicrophoneArray,
-                                  espeak: String = "/usr/bin/espeak-ng") throws(AudioError) -> AudioClip {
+    public static func synthesize(
+        _ scene: SceneConfiguration, array: MicrophoneArray,
+        espeak: String = "/usr/bin/espeak-ng"
+    ) throws(AudioError) -> AudioClip {
         guard array.mounting == .room else {
-            throw AudioError("microphones on the camera hear the scene as the head turns: render it with SceneSound as the loop runs")
+            throw AudioError(
+                "microphones on the camera hear the scene as the head turns: render it with SceneSound as the loop runs"
+            )
         }
         let sound = try SceneSound(scene, espeak: espeak)
         return AudioClip(sampleRate: sampleRate, channels: sound.render(0..<sound.frameCount, array: array))
@@ -87,18 +95,25 @@ public enum SceneAudio {
 
     /// Catmull-Rom interpolation between samples (the voice is band-limited well below 24 kHz).
     static func sample(_ x: [Float], at position: Double) -> Float {
-        let i = Int(position.rounded(.down)), f = Float(position - Double(i))
+        let i = Int(position.rounded(.down))
+        let f = Float(position - Double(i))
         func at(_ k: Int) -> Float { k >= 0 && k < x.count ? x[k] : 0 }
-        let p0 = at(i - 1), p1 = at(i), p2 = at(i + 1), p3 = at(i + 2)
+        let p0 = at(i - 1)
+        let p1 = at(i)
+        let p2 = at(i + 1)
+        let p3 = at(i + 2)
         return p1 + 0.5 * f * (p2 - p0 + f * (2 * p0 - 5 * p1 + 4 * p2 - p3 + f * (3 * (p1 - p2) + p3 - p0)))
     }
 
     /// One line spoken by espeak-ng, resampled to 48 kHz, with a short pause at the end.
     static func speech(text: String, voice: String, espeak: String) throws(AudioError) -> [Float] {
         guard FileManager.default.isExecutableFile(atPath: espeak) else {
-            throw AudioError("\(espeak) not found: install espeak-ng (Scripts/setup does) to give generated scenes their speech")
+            throw AudioError(
+                "\(espeak) not found: install espeak-ng (Scripts/setup does) to give generated scenes their speech")
         }
-        let path = FileManager.default.temporaryDirectory.appendingPathComponent("opendock-speech-\(UUID().uuidString).wav").path
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "opendock-speech-\(UUID().uuidString).wav"
+        ).path
         defer { try? FileManager.default.removeItem(atPath: path) }
         let process = Process()
         process.executableURL = URL(fileURLWithPath: espeak)
@@ -107,10 +122,13 @@ public enum SceneAudio {
         process.standardError = FileHandle.nullDevice
         do { try process.run() } catch { throw AudioError("cannot run \(espeak): \(error.localizedDescription)") }
         process.waitUntilExit()
-        guard process.terminationStatus == 0 else { throw AudioError("espeak-ng failed (status \(process.terminationStatus)) for voice \(voice)") }
+        guard process.terminationStatus == 0 else {
+            throw AudioError("espeak-ng failed (status \(process.terminationStatus)) for voice \(voice)")
+        }
         let clip = try WAVFile.read(path: path)
         let ratio = clip.sampleRate / sampleRate
         let count = Int(Double(clip.frameCount) / ratio)
-        return (0..<count).map { sample(clip.channels[0], at: Double($0) * ratio) } + [Float](repeating: 0, count: Int(0.3 * sampleRate))
+        return (0..<count).map { sample(clip.channels[0], at: Double($0) * ratio) }
+            + [Float](repeating: 0, count: Int(0.3 * sampleRate))
     }
 }

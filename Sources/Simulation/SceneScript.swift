@@ -18,8 +18,9 @@ public struct SceneScript: Sendable, Hashable {
     public var keyframes: [Keyframe]
 
     public init(keyframes: [Keyframe]) {
-        precondition(!keyframes.isEmpty && zip(keyframes, keyframes.dropFirst()).allSatisfy { $0.time < $1.time },
-                     "keyframes are in time order")
+        precondition(
+            !keyframes.isEmpty && zip(keyframes, keyframes.dropFirst()).allSatisfy { $0.time < $1.time },
+            "keyframes are in time order")
         self.keyframes = keyframes
     }
 
@@ -31,7 +32,8 @@ public struct SceneScript: Sendable, Hashable {
             return (keyframes.last!.yaw, keyframes.last!.pitch)
         }
         guard next > 0 else { return (keyframes[0].yaw, keyframes[0].pitch) }
-        let a = keyframes[next - 1], b = keyframes[next]
+        let a = keyframes[next - 1]
+        let b = keyframes[next]
         let f = (time - a.time) / (b.time - a.time)
         return (a.yaw + (b.yaw - a.yaw) * f, a.pitch + (b.pitch - a.pitch) * f)
     }
@@ -47,6 +49,8 @@ public struct SceneScript: Sendable, Hashable {
 
     /// A subject that never moves.
     public static func still(yaw: Double = 0, pitch: Double = 0, duration: Double = 6) -> SceneScript {
-        SceneScript(keyframes: [Keyframe(time: 0, yaw: yaw, pitch: pitch), Keyframe(time: duration, yaw: yaw, pitch: pitch)])
+        SceneScript(keyframes: [
+            Keyframe(time: 0, yaw: yaw, pitch: pitch), Keyframe(time: duration, yaw: yaw, pitch: pitch),
+        ])
     }
 }

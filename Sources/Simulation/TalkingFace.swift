@@ -29,7 +29,8 @@ struct TalkingFace: Sendable {
     init(video: String) throws(ImagingError) {
         let clip = try VideoClip.read(path: video, limit: 120)
         guard clip.frames.count == 120 else {
-            throw ImagingError(operation: "talking face", message: "\(video) has \(clip.frames.count) frames, expected carphone's 120")
+            throw ImagingError(
+                operation: "talking face", message: "\(video) has \(clip.frames.count) frames, expected carphone's 120")
         }
         frames = clip.frames
         frameRate = clip.frameRate
@@ -39,16 +40,19 @@ struct TalkingFace: Sendable {
     static func face(atFrame index: Int) -> PixelRect {
         guard let after = faces.firstIndex(where: { $0.frame >= index }) else { return faces[faces.count - 1].rect }
         guard after > 0 else { return faces[0].rect }
-        let (f0, a) = faces[after - 1], (f1, b) = faces[after]
+        let (f0, a) = faces[after - 1]
+        let (f1, b) = faces[after]
         let w = Double(index - f0) / Double(f1 - f0)
-        return PixelRect(x: a.x + w * (b.x - a.x), y: a.y + w * (b.y - a.y), width: a.width + w * (b.width - a.width),
-                         height: a.height + w * (b.height - a.height))
+        return PixelRect(
+            x: a.x + w * (b.x - a.x), y: a.y + w * (b.y - a.y), width: a.width + w * (b.width - a.width),
+            height: a.height + w * (b.height - a.height))
     }
 
     /// The clip frame shown `talking` seconds into the person's speech (nil: not speaking).
     func frameIndex(talking: Double?) -> Int {
         guard let talking else { return 0 }
-        let step = Int(talking * frameRate), period = 2 * (frames.count - 1)
+        let step = Int(talking * frameRate)
+        let period = 2 * (frames.count - 1)
         let phase = step % period
         return phase < frames.count ? phase : period - phase
     }
@@ -59,9 +63,11 @@ struct TalkingFace: Sendable {
         let source = Self.face(atFrame: index)
         let scale = source.height / face.height
         // Destination → source: the sprite's face centre lands on the clip's face centre.
-        let homography = [scale, 0, source.midX - scale * face.midX,
-                          0, scale, source.midY - scale * face.midY,
-                          0, 0, 1]
+        let homography = [
+            scale, 0, source.midX - scale * face.midX,
+            0, scale, source.midY - scale * face.midY,
+            0, 0, 1,
+        ]
         return try frames[index].warped(to: size, homography: homography, border: 40)
     }
 }

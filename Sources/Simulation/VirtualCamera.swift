@@ -1,5 +1,5 @@
-import Foundation
 import DockCore
+import Foundation
 import Imaging
 
 /// The camera on the simulated gimbal: renders what a camera with `viewIntrinsics` would see at
@@ -13,7 +13,9 @@ public struct VirtualCamera: Sendable {
     public let viewSize: PixelSize
     public let viewIntrinsics: CameraIntrinsics
 
-    public init(worldSize: PixelSize, worldIntrinsics: CameraIntrinsics, viewSize: PixelSize, viewIntrinsics: CameraIntrinsics) {
+    public init(
+        worldSize: PixelSize, worldIntrinsics: CameraIntrinsics, viewSize: PixelSize, viewIntrinsics: CameraIntrinsics
+    ) {
         self.worldSize = worldSize
         self.worldIntrinsics = worldIntrinsics
         self.viewSize = viewSize
@@ -50,19 +52,23 @@ public struct VirtualCamera: Sendable {
         let worldRay = worldIntrinsics.ray(through: p)
         let r = Self.rotation(pose)
         // R is orthonormal: its transpose takes world-frame directions into the view's frame.
-        let d = Vector3D(x: r[0] * worldRay.x + r[3] * worldRay.y + r[6] * worldRay.z,
-                         y: r[1] * worldRay.x + r[4] * worldRay.y + r[7] * worldRay.z,
-                         z: r[2] * worldRay.x + r[5] * worldRay.y + r[8] * worldRay.z)
+        let d = Vector3D(
+            x: r[0] * worldRay.x + r[3] * worldRay.y + r[6] * worldRay.z,
+            y: r[1] * worldRay.x + r[4] * worldRay.y + r[7] * worldRay.z,
+            z: r[2] * worldRay.x + r[5] * worldRay.y + r[8] * worldRay.z)
         return viewIntrinsics.project(d)
     }
 
     /// A world rectangle in view pixels: the bounding box of its projected corners.
     public func project(worldRect r: PixelRect, pose: Vector3D) -> PixelRect? {
-        let corners = [PixelPoint(x: r.x, y: r.y), PixelPoint(x: r.maxX, y: r.y),
-                       PixelPoint(x: r.x, y: r.maxY), PixelPoint(x: r.maxX, y: r.maxY)]
+        let corners = [
+            PixelPoint(x: r.x, y: r.y), PixelPoint(x: r.maxX, y: r.y),
+            PixelPoint(x: r.x, y: r.maxY), PixelPoint(x: r.maxX, y: r.maxY),
+        ]
         let projected = corners.compactMap { project(worldPoint: $0, pose: pose) }
         guard projected.count == 4 else { return nil }
-        let xs = projected.map(\.x), ys = projected.map(\.y)
+        let xs = projected.map(\.x)
+        let ys = projected.map(\.y)
         return PixelRect(x: xs.min()!, y: ys.min()!, width: xs.max()! - xs.min()!, height: ys.max()! - ys.min()!)
     }
 

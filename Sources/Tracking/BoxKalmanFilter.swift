@@ -25,7 +25,8 @@ public struct BoxKalmanFilter: Sendable, Hashable {
 
         mutating func correct(measurement: Double, variance: Double) {
             let s = p00 + variance
-            let k0 = p00 / s, k1 = p01 / s
+            let k0 = p00 / s
+            let k1 = p01 / s
             let residual = measurement - position
             position += k0 * residual
             velocity += k1 * residual
@@ -48,7 +49,7 @@ public struct BoxKalmanFilter: Sendable, Hashable {
     public init(_ rect: NormalizedRect, at time: MonotonicInstant) {
         let scale = max(rect.height, 1e-3)
         let positionVariance = (2 * Self.measurementNoise * scale) * (2 * Self.measurementNoise * scale)
-        let velocityVariance = (scale * 2) * (scale * 2)   // unknown: up to two box sizes a second
+        let velocityVariance = (scale * 2) * (scale * 2)  // unknown: up to two box sizes a second
         axes = [rect.midX, rect.midY, rect.width, rect.height].map {
             Axis(position: $0, p00: positionVariance, p11: velocityVariance)
         }
@@ -88,7 +89,8 @@ public struct BoxKalmanFilter: Sendable, Hashable {
     }
 
     static func rect(_ axes: [Axis]) -> NormalizedRect {
-        let w = axes[2].position, h = axes[3].position
+        let w = axes[2].position
+        let h = axes[3].position
         return NormalizedRect(x: axes[0].position - w / 2, y: axes[1].position - h / 2, width: w, height: h)
     }
 }

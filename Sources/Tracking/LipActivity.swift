@@ -38,7 +38,8 @@ public struct LipActivity: Sendable {
             let value: Double
             switch statistic {
             case .level: value = mean
-            case .variation: value = (recent.reduce(0) { $0 + ($1 - mean) * ($1 - mean) } / Double(recent.count - 1)).squareRoot()
+            case .variation:
+                value = (recent.reduce(0) { $0 + ($1 - mean) * ($1 - mean) } / Double(recent.count - 1)).squareRoot()
             }
             out[person] = min(1, value / reference)
         }

@@ -1,5 +1,5 @@
-import Foundation
 import DockCore
+import Foundation
 
 /// What the tracker can say of each tracked person or object beyond where it is: whether a
 /// person looks at the camera, and how important each subject is (rank 1 = most).
@@ -43,7 +43,8 @@ public enum Saliency {
             let stability = min(1, Double(s.hits) / 30)
             var score = 0.4 * size + 0.25 * centrality + 0.2 * (looking ?? 0.3) + 0.15 * stability
             if s.kind == .object { score *= 0.7 }
-            return SubjectAssessment(uuid: s.uuid, subject: s, lookingAtCameraConfidence: looking, saliencyRank: nil, saliencyScore: score)
+            return SubjectAssessment(
+                uuid: s.uuid, subject: s, lookingAtCameraConfidence: looking, saliencyRank: nil, saliencyScore: score)
         }
         let ranked = assessed.indices
             .filter { time.seconds(since: assessed[$0].subject.lastStamp.time) <= freshness }

@@ -23,8 +23,10 @@ public struct SpeakerEvidence: Sendable {
     /// One audio window: was there speech, and from which direction (radians, the same frame as
     /// `people`'s angles); `people` are the persons present with their current angles.
     /// `lips`: lip activity (0…1) of the people whose mouths were measured.
-    public mutating func update(speech: Bool, direction: Double?, coherence: Double?, people: [(uuid: UUID, angle: Double)],
-                                lips: [UUID: Double] = [:], seconds: Double) {
+    public mutating func update(
+        speech: Bool, direction: Double?, coherence: Double?, people: [(uuid: UUID, angle: Double)],
+        lips: [UUID: Double] = [:], seconds: Double
+    ) {
         var target: [UUID: Double] = [:]
         if speech, let direction, (coherence ?? 1) >= minimumCoherence {
             for person in people {
@@ -40,7 +42,9 @@ public struct SpeakerEvidence: Sendable {
                 for person in candidates { target[person.uuid]! *= 0.3 + 0.7 * (lips[person.uuid] ?? 0) / most }
             }
         } else if speech {
-            for person in people where (lips[person.uuid] ?? 0) >= lipThreshold { target[person.uuid] = lips[person.uuid] }
+            for person in people where (lips[person.uuid] ?? 0) >= lipThreshold {
+                target[person.uuid] = lips[person.uuid]
+            }
         }
         let alpha = 1 - exp(-seconds / timeConstant)
         for person in people {

@@ -72,12 +72,13 @@ public struct SpeakerSelectionPolicy: Sendable {
         // tie. Plainly talking: heard clearly (0.6) and within 0.1 of the challenger, or heard
         // more than 0.2 s after the challenger was last heard.
         if followsSpeech, let challenger = candidate, let challengerHeard = lastHeard[challenger],
-           chosen.contains(where: { framed in
-               guard speakers.contains(framed), let framedHeard = lastHeard[framed] else { return false }
-               let level = speaking[framed] ?? 0
-               return framedHeard.seconds(since: challengerHeard) > 0.2
-                   || (heard.contains(framed) && level >= 0.6 && level >= (speaking[challenger] ?? 0) - 0.1)
-           }) {
+            chosen.contains(where: { framed in
+                guard speakers.contains(framed), let framedHeard = lastHeard[framed] else { return false }
+                let level = speaking[framed] ?? 0
+                return framedHeard.seconds(since: challengerHeard) > 0.2
+                    || (heard.contains(framed) && level >= 0.6 && level >= (speaking[challenger] ?? 0) - 0.1)
+            })
+        {
             candidate = nil
         }
         if let candidate {

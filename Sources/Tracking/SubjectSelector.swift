@@ -1,5 +1,5 @@
-import Foundation
 import DockCore
+import Foundation
 
 /// Chooses the subject to frame: a locked one while it is tracked, else the current choice
 /// while it is being seen, else the most salient subject seen lately (`Saliency`). Holding the current choice
@@ -21,12 +21,18 @@ public struct SubjectSelector: Sendable {
             return choice
         }
         let newest = subjects.map(\.lastStamp.time).max()
-        func isRecent(_ s: TrackedSubject) -> Bool { newest.map { $0.seconds(since: s.lastStamp.time) <= holdSeconds } ?? false }
+        func isRecent(_ s: TrackedSubject) -> Bool {
+            newest.map { $0.seconds(since: s.lastStamp.time) <= holdSeconds } ?? false
+        }
         if let current = subjects.first(where: { $0.uuid == selectedUUID }) {
-            if isRecent(current) || !subjects.contains(where: { $0.uuid != current.uuid && isRecent($0) }) { return current }
+            if isRecent(current) || !subjects.contains(where: { $0.uuid != current.uuid && isRecent($0) }) {
+                return current
+            }
         }
         let recent = subjects.filter(isRecent)
-        let best = newest.flatMap { now in Saliency.assess(recent, at: now).min { ($0.saliencyRank ?? .max) < ($1.saliencyRank ?? .max) }?.subject }
+        let best = newest.flatMap { now in
+            Saliency.assess(recent, at: now).min { ($0.saliencyRank ?? .max) < ($1.saliencyRank ?? .max) }?.subject
+        }
         selectedUUID = best?.uuid
         return best
     }

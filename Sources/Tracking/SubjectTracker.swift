@@ -1,5 +1,5 @@
-import Foundation
 import DockCore
+import Foundation
 
 public struct SubjectTrackerConfiguration: Sendable {
     /// Detections at least this confident are matched first and may start tracks.
@@ -61,38 +61,49 @@ public struct SubjectTracker: Sendable {
         return a.kind == .humanFace && b.kind != .humanFace
     }
 
-    /// Folds in one frame's observations (all carrying that frame's stamp).
-    public mutating func update(with observations: [Observation], stamp: FrameStamp) {
-        let usable = observations.indices.filter { observations[$0].confidence >= configuration.lowConfidence }
+    /// Folds in one frame's observations (all carrying that frame's stamp). `searched` names the
+    /// kinds that were looked for in that frame (nil: every kind): only tracks of those kinds can
+    /// miss, so a frame that ran no body detector leaves the body tracks as they were, and a
+    /// detector's late results for an older frame update only its own kinds, at that frame's time.
+    public mutating func update(
+        with observations: [Observation], stamp: FrameStamp, searched: Set<ObservationKind>? = nil
+    ) {
+        let usable = observations.indices.filter { d in
+            observations[d].confidence >= configuration.lowConfidence
+                && (searched?.contains(observations[d].kind) ?? true)
+        }
         let strong = usable.filter { observations[$0].confidence >= configuration.highConfidence }
         let weak = usable.filter { observations[$0].confidence < configuration.highConfidence }
-        let predicted = subjects.map { $0.predictedRect(at: stamp.time) }
+        let looked = subjects.indices.filter { searched?.contains(subjects[$0].kind) ?? true }
+        let predicted = subjects.map { $0.predictedRect(at: max(stamp.time, $0.lastStamp.time)) }
 
-        // 1. Confident detections against every track.
-        let first = associate(tracks: Array(subjects.indices), detections: strong, observations: observations,
-                              predicted: predicted, minimumSimilarity: configuration.minimumSimilarity)
+        // 1. Confident detections against every track looked for.
+        let first = associate(
+            tracks: looked, detections: strong, observations: observations,
+            predicted: predicted, minimumSimilarity: configuration.minimumSimilarity)
         // 2. Weak detections against confirmed tracks still unmatched.
-        let leftTracks = subjects.indices.filter { first.tracks[$0] == nil && subjects[$0].isConfirmed }
-        let second = associate(tracks: leftTracks, detections: weak, observations: observations,
-                               predicted: predicted, minimumSimilarity: configuration.minimumSimilarityForWeak)
+        let leftTracks = looked.filter { first.tracks[$0] == nil && subjects[$0].isConfirmed }
+        let second = associate(
+            tracks: leftTracks, detections: weak, observations: observations,
+            predicted: predicted, minimumSimilarity: configuration.minimumSimilarityForWeak)
         var matchedDetection = first.tracks
         matchedDetection.merge(second.tracks) { a, _ in a }
 
-        for t in subjects.indices {
+        var gone = Set<Int>()
+        for t in looked {
             if let d = matchedDetection[t] {
                 subjects[t].correct(with: observations[d], stamp: stamp)
                 if subjects[t].hits >= configuration.confirmationHits { subjects[t].isConfirmed = true }
             } else {
                 subjects[t].consecutiveMisses += 1
+                // A tentative track that misses is dropped at once; a confirmed one coasts for a while.
+                let track = subjects[t]
+                if !track.isConfirmed || stamp.time.seconds(since: track.lastStamp.time) > configuration.coastSeconds {
+                    gone.insert(t)
+                }
             }
         }
-        // A tentative track that misses is dropped at once; a confirmed one coasts for a while.
-        subjects = subjects.indices.compactMap { t in
-            let track = subjects[t]
-            let gone = matchedDetection[t] == nil
-                && (!track.isConfirmed || stamp.time.seconds(since: track.lastStamp.time) > configuration.coastSeconds)
-            return gone ? nil : track
-        }
+        subjects = subjects.indices.filter { !gone.contains($0) }.map { subjects[$0] }
         let used = Set(first.detections).union(second.detections)
         for d in strong where !used.contains(d) {
             subjects.append(TrackedSubject(id: nextID, observation: observations[d], stamp: stamp))
@@ -103,14 +114,16 @@ public struct SubjectTracker: Sendable {
     }
 
     /// Minimum-cost assignment of detections to tracks of the same kind.
-    private func associate(tracks: [Int], detections: [Int], observations: [Observation], predicted: [NormalizedRect],
-                           minimumSimilarity: Double) -> (tracks: [Int: Int], detections: [Int]) {
+    private func associate(
+        tracks: [Int], detections: [Int], observations: [Observation], predicted: [NormalizedRect],
+        minimumSimilarity: Double
+    ) -> (tracks: [Int: Int], detections: [Int]) {
         guard !tracks.isEmpty, !detections.isEmpty else { return ([:], []) }
         let costs: [[Double?]] = tracks.map { t in
             detections.map { d -> Double? in
                 let observation = observations[d]
                 guard observation.kind == subjects[t].kind,
-                      observation.kind != .object || subjects[t].label == nil || observation.label == subjects[t].label
+                    observation.kind != .object || subjects[t].label == nil || observation.label == subjects[t].label
                 else { return nil }
                 let similarity = Self.similarity(predicted[t], observation.rect)
                 return similarity >= minimumSimilarity ? 1 - similarity : nil

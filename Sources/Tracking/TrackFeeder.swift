@@ -68,7 +68,9 @@ public struct TrackFeeder: Sendable {
         credit -= 1
         creditTime = now
         recentCalls.append(now)
-        if recentCalls.count > Self.windows.upperBound { recentCalls.removeFirst(recentCalls.count - Self.windows.upperBound) }
+        if recentCalls.count > Self.windows.upperBound {
+            recentCalls.removeFirst(recentCalls.count - Self.windows.upperBound)
+        }
         return true
     }
 
@@ -79,7 +81,8 @@ public struct TrackFeeder: Sendable {
         var earliest = since.advanced(bySeconds: max(0, 1 - credit) * period / Self.headroom)
         // n calls back, n intervals: they may span no less than n periods at the ceiling rate.
         for n in Self.windows where n <= recentCalls.count {
-            earliest = max(earliest, recentCalls[recentCalls.count - n].advanced(bySeconds: Double(n) * period / Self.ceiling))
+            earliest = max(
+                earliest, recentCalls[recentCalls.count - n].advanced(bySeconds: Double(n) * period / Self.ceiling))
         }
         return fresh ? earliest : max(earliest, last.advanced(bySeconds: Self.holdInterval))
     }
@@ -92,8 +95,9 @@ public struct TrackFeeder: Sendable {
     /// Several subjects framed together (a group): each one still fresh.
     public func observations(for subjects: [TrackedSubject], at now: MonotonicInstant) -> [Observation] {
         subjects.filter { now.seconds(since: $0.lastStamp.time) <= freshness }.map { subject in
-            Observation(identifier: subject.id, kind: subject.kind, rect: subject.observedRect,
-                        faceYaw: subject.faceYaw, confidence: subject.confidence, stamp: subject.lastStamp)
+            Observation(
+                identifier: subject.id, kind: subject.kind, rect: subject.observedRect,
+                faceYaw: subject.faceYaw, confidence: subject.confidence, stamp: subject.lastStamp)
         }
     }
 }

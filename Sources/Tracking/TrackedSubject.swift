@@ -1,5 +1,5 @@
-import Foundation
 import DockCore
+import Foundation
 
 /// One track: a face, a body or an object followed across frames. Positions are normalized,
 /// lower-left origin.
@@ -33,7 +33,18 @@ public struct TrackedSubject: Sendable, Hashable {
     public var isConfirmed: Bool
     /// The track of the other half of the same person (face ↔ body), if linked.
     public var linkedID: Int?
+    /// The last sightings (capture time and rect as detected), so a detector that reports late
+    /// (bodies run beside the frame path) can be matched with what this track was at that time.
+    public private(set) var sightings: [Sighting]
     var filter: BoxKalmanFilter
+
+    public struct Sighting: Sendable, Hashable {
+        public var time: MonotonicInstant
+        public var rect: NormalizedRect
+    }
+
+    /// About a second at 30 fps: longer than any detector is late.
+    static let sightingsKept = 32
 
     public init(id: Int, observation: Observation, stamp: FrameStamp) {
         self.id = id
@@ -51,7 +62,13 @@ public struct TrackedSubject: Sendable, Hashable {
         hits = 1
         consecutiveMisses = 0
         isConfirmed = false
+        sightings = [Sighting(time: stamp.time, rect: observation.rect)]
         filter = BoxKalmanFilter(observation.rect, at: stamp.time)
+    }
+
+    /// The rect as detected in the frame captured at `time`, if this track was seen in it.
+    public func observedRect(at time: MonotonicInstant) -> NormalizedRect? {
+        sightings.last { $0.time == time }?.rect
     }
 
     /// The rect moved along the estimated velocity to `time`.
@@ -69,6 +86,8 @@ public struct TrackedSubject: Sendable, Hashable {
         confidence = observation.confidence
         if let label = observation.label { self.label = label }
         lastStamp = stamp
+        sightings.append(Sighting(time: stamp.time, rect: observation.rect))
+        if sightings.count > Self.sightingsKept { sightings.removeFirst(sightings.count - Self.sightingsKept) }
         hits += 1
         consecutiveMisses = 0
     }

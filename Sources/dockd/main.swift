@@ -37,8 +37,13 @@ do {
 }
 session.log = { events.event("camera", $0) }
 events.event("source", "source \(session.sourceSummary)", ["source": session.sourceSummary])
-events.event("pipeline", "gimbal \(options.configuration.resolvedGimbal.label), detector \(session.detectorName), track rate \(Int(options.configuration.trackRate)) Hz",
-             ["gimbal": options.configuration.resolvedGimbal.label, "detector": session.detectorName, "track_rate_hz": options.configuration.trackRate])
+events.event(
+    "pipeline",
+    "gimbal \(options.configuration.resolvedGimbal.label), detector \(session.detectorName), track rate \(Int(options.configuration.trackRate)) Hz",
+    [
+        "gimbal": options.configuration.resolvedGimbal.label, "detector": session.detectorName,
+        "track_rate_hz": options.configuration.trackRate,
+    ])
 if let fallback = session.detectorFallback { events.event("fallback", fallback) }
 if let audio = session.audioNote { events.event("audio", audio) }
 
@@ -46,32 +51,42 @@ if let audio = session.audioNote { events.event("audio", audio) }
 let manager = DockAccessoryManager.shared
 session.manager = manager
 var servers: [HTTPServer] = []
-let api = ControlAPI(manager: manager, accessory: session.accessory, monitor: session.monitor,
-                     about: ["source": session.sourceSummary, "detector": session.detectorName,
-                             "gimbal": options.configuration.resolvedGimbal.label, "audio": session.audioNote ?? "off"],
-                     token: options.token)
+let api = ControlAPI(
+    manager: manager, accessory: session.accessory, monitor: session.monitor,
+    about: [
+        "source": session.sourceSummary, "detector": session.detectorName,
+        "gimbal": options.configuration.resolvedGimbal.label, "audio": session.audioNote ?? "off",
+    ],
+    token: options.token)
 do {
-    if let path = options.controlSocket { servers.append(try HTTPServer(endpoint: .unix(path: path), handler: api.handle)) }
+    if let path = options.controlSocket {
+        servers.append(try HTTPServer(endpoint: .unix(path: path), handler: api.handle))
+    }
     if let endpoint = options.httpEndpoint { servers.append(try HTTPServer(endpoint: endpoint, handler: api.handle)) }
 } catch {
     fail(error.message, status: 1)
 }
 for server in servers {
     if case .tcp = server.endpoint {
-        events.event("control-api", "control API on http://\(server.endpoint)/\(options.token == nil ? "" : " (token required)")",
-                     ["endpoint": "http://\(server.endpoint)/", "token_required": options.token != nil])
+        events.event(
+            "control-api",
+            "control API on http://\(server.endpoint)/\(options.token == nil ? "" : " (token required)")",
+            ["endpoint": "http://\(server.endpoint)/", "token_required": options.token != nil])
     } else {
         events.event("control-api", "control API on \(server.endpoint)", ["endpoint": server.endpoint.description])
     }
 }
-manager.dock(session.accessory)
+manager.dock(session.accessory, trackingButtonEnabled: options.buttonsDevice != nil)
 var buttons: ButtonReader?
 if let device = options.buttonsDevice {
     do {
         buttons = try ButtonReader(path: device, accessory: session.accessory, manager: manager)
         events.event("buttons", "buttons from \(device)", ["device": device])
     } catch {
-        events.event("buttons-off", "buttons off: cannot open \(device) (\(error == .cameraTCCMissing ? "permission denied: add dockd's user to the input group" : "no such device: see ls /dev/input/by-id")); tracking goes on", ["device": device])
+        events.event(
+            "buttons-off",
+            "buttons off: cannot open \(device) (\(error == .cameraTCCMissing ? "permission denied: add dockd's user to the input group" : "no such device: see ls /dev/input/by-id")); tracking goes on",
+            ["device": device])
     }
 }
 @MainActor func stopServing() {
@@ -110,7 +125,9 @@ if let name = stop.signalReceived {
     events.event("stopped", "stopped by \(name); motors stopped\(delay)", fields)
 }
 if let path = options.tracePath {
-    do { try TraceWriter.write(summary.trace, to: path) } catch { events.event("trace-failed", "cannot write the trace to \(path): \(error)", ["path": path]) }
+    do { try TraceWriter.write(summary.trace, to: path) } catch {
+        events.event("trace-failed", "cannot write the trace to \(path): \(error)", ["path": path])
+    }
 }
 print(summary.report())
 if let path = options.tracePath { print("trace: \(path)") }

@@ -1,7 +1,8 @@
 import DockCore
 import Foundation
-import Testing
 import TestSupport
+import Testing
+
 @testable import Audio
 
 /// ALSA capture for real, without a sound card: ALSA's own `file` plugin feeds a capture PCM
@@ -9,20 +10,26 @@ import TestSupport
 @Suite(.tags(.device)) struct ALSACaptureTests {
     /// Faint hiss, then from 0.25 s a voiced sound, the right channel `lag` samples behind the left, as raw
     /// interleaved 16-bit little-endian samples; returns the path and the samples written.
-    static func rawRecording(seconds: Double, lag: Int, in directory: String) throws -> (path: String, left: [Int16], right: [Int16]) {
+    static func rawRecording(seconds: Double, lag: Int, in directory: String) throws -> (
+        path: String, left: [Int16], right: [Int16]
+    ) {
         let rate = 48000.0
         var random = SeededGenerator(seed: 11)
         let count = Int(seconds * rate)
         let source: [Double] = (0..<count + lag).map { n in
             let t = Double(n) / rate
-            let voice = t < 0.25 ? 0 : (1...6).reduce(0.0) { $0 + sin(2 * .pi * 140 * Double($1) * t + Double($1)) / Double($1) }
+            let voice =
+                t < 0.25
+                ? 0 : (1...6).reduce(0.0) { $0 + sin(2 * .pi * 140 * Double($1) * t + Double($1)) / Double($1) }
             return 0.25 * voice + Double.random(in: -0.005...0.005, using: &random)
         }
         let left = (0..<count).map { Int16(source[$0 + lag] * 32767) }
         let right = (0..<count).map { Int16(source[$0] * 32767) }
         var bytes = Data(capacity: count * 4)
         for n in 0..<count {
-            for value in [left[n], right[n]] { withUnsafeBytes(of: value.littleEndian) { bytes.append(contentsOf: $0) } }
+            for value in [left[n], right[n]] {
+                withUnsafeBytes(of: value.littleEndian) { bytes.append(contentsOf: $0) }
+            }
         }
         let path = directory + "/speech.raw"
         try bytes.write(to: URL(fileURLWithPath: path))
@@ -42,7 +49,8 @@ import TestSupport
         let source = try ALSACaptureSource(device: "cam", configuration: Self.configuration(infile: recording.path))
         #expect(source.channelCount == 2 && source.sampleRate == 48000)
         #expect(source.summary == "ALSA 'cam': 2 channels at 48000 Hz")
-        var left: [Float] = [], right: [Float] = []
+        var left: [Float] = []
+        var right: [Float] = []
         var previous: AudioBlock?
         while left.count < 12000 {
             let block = try #require(try source.nextBlock())
@@ -69,9 +77,12 @@ import TestSupport
     }
 
     @Test func missingDeviceAndBrokenConfigurationAreOneLineErrors() {
-        #expect { try ALSACaptureSource(device: "nosuch", configuration: Self.configuration(infile: "/dev/null")) } throws: { error in
+        #expect {
+            try ALSACaptureSource(device: "nosuch", configuration: Self.configuration(infile: "/dev/null"))
+        } throws: { error in
             let message = (error as? AudioError)?.message ?? ""
-            return message.hasPrefix("no ALSA capture device 'nosuch'") && message.contains("arecord -L") && !message.contains("\n")
+            return message.hasPrefix("no ALSA capture device 'nosuch'") && message.contains("arecord -L")
+                && !message.contains("\n")
         }
         #expect { try ALSACaptureSource(device: "cam", configuration: "pcm.cam { type file") } throws: { error in
             (error as? AudioError)?.message.contains("configuration does not parse") == true
@@ -106,8 +117,8 @@ import TestSupport
         let windows = analyzer.windows(until: MonotonicInstant(seconds: 101))
         let directions = windows.filter(\.isSpeech).compactMap(\.direction)
         #expect(windows.count >= 45 && directions.count >= 30)
-        let expected = array.angle(forDelay: -4 / 48000.0)   // the left hears it first
-        let median = directions.sorted()[directions.count / 2 ..< directions.count / 2 + 1].first ?? .nan
+        let expected = array.angle(forDelay: -4 / 48000.0)  // the left hears it first
+        let median = directions.sorted()[directions.count / 2..<directions.count / 2 + 1].first ?? .nan
         #expect(abs(median - expected) < 0.02, "median \(median) expected \(expected) \(directions)")
         #expect(analyzer.restarts == 0)
     }
@@ -159,8 +170,10 @@ import TestSupport
         var streaming = try SpeechAnalyzer(sampleRate: rate, channelCount: 2)
         var found: [AudioWindow] = []
         for (index, from) in stride(from: 0, to: 48000, by: 480).enumerated() {
-            streaming.append(AudioBlock(channels: [Array(left[from..<from + 480]), Array(right[from..<from + 480])], sampleRate: rate,
-                                        start: clip.start.advanced(bySeconds: Double(from) / rate), sequence: index))
+            streaming.append(
+                AudioBlock(
+                    channels: [Array(left[from..<from + 480]), Array(right[from..<from + 480])], sampleRate: rate,
+                    start: clip.start.advanced(bySeconds: Double(from) / rate), sequence: index))
             // Windows are asked for as time passes, up to the end of what has arrived.
             found += streaming.windows(until: clip.start.advanced(bySeconds: Double(from + 480) / rate))
         }
@@ -169,9 +182,12 @@ import TestSupport
         #expect(zip(found, expected).allSatisfy { $0 == $1 })
         #expect(found.filter(\.isSpeech).count > 20 && found.filter { $0.direction != nil }.count > 20)
 
-        streaming.append(AudioBlock(channels: [Array(left[0..<1920]), Array(right[0..<1920])], sampleRate: rate,
-                                    start: MonotonicInstant(seconds: 6.01), sequence: 200, followsGap: true))
+        streaming.append(
+            AudioBlock(
+                channels: [Array(left[0..<1920]), Array(right[0..<1920])], sampleRate: rate,
+                start: MonotonicInstant(seconds: 6.01), sequence: 200, followsGap: true))
         #expect(streaming.restarts == 1)
-        #expect(streaming.windows(until: MonotonicInstant(seconds: 6.04)).map(\.time) == [MonotonicInstant(seconds: 6.02)])
+        #expect(
+            streaming.windows(until: MonotonicInstant(seconds: 6.04)).map(\.time) == [MonotonicInstant(seconds: 6.02)])
     }
 }

@@ -1,7 +1,8 @@
 import DockCore
 import Foundation
-import Testing
 import TestSupport
+import Testing
+
 @testable import Audio
 
 @Suite(.tags(.unit)) struct GCCPHATTests {
@@ -12,7 +13,8 @@ import TestSupport
     func recoversAKnownDelay(_ delay: Double) throws {
         var random = SeededGenerator(seed: 7)
         let source = (0..<4800).map { _ in Float.random(in: -0.5...0.5, using: &random) }
-        let left = FractionalDelay.delayed(source, by: max(0, delay)), right = FractionalDelay.delayed(source, by: max(0, -delay))
+        let left = FractionalDelay.delayed(source, by: max(0, delay))
+        let right = FractionalDelay.delayed(source, by: max(0, -delay))
         let found = try #require(GCCPHAT.delay(left: left[1000..<3000], right: right[1000..<3000], maxLag: 20))
         #expect(abs(found.samples - delay) < 0.25, "\(found)")
         #expect(found.peak > 0.3)
@@ -24,7 +26,7 @@ import TestSupport
             let angle = degrees * .pi / 180
             #expect(abs(array.angle(forDelay: array.delay(forAngle: angle)) - angle) < 1e-12)
         }
-        #expect(array.angle(forDelay: 1) == .pi / 2)   // impossible delays clamp to the end-fire direction
+        #expect(array.angle(forDelay: 1) == .pi / 2)  // impossible delays clamp to the end-fire direction
         #expect(GCCPHAT.delay(left: [1, 2, 3], right: [1, 2, 3], maxLag: 2) == nil)
     }
 }
@@ -49,7 +51,7 @@ import TestSupport
         }
         #expect(decisions.filter { $0.0 < 0.5 }.allSatisfy { !$0.1 })
         #expect(decisions.filter { $0.0 > 0.52 && $0.0 < 1.0 }.allSatisfy { $0.1 })
-        #expect(decisions.filter { $0.0 > 1.0 && $0.0 < 1.2 }.allSatisfy { $0.1 })   // hangover
+        #expect(decisions.filter { $0.0 > 1.0 && $0.0 < 1.2 }.allSatisfy { $0.1 })  // hangover
         #expect(decisions.filter { $0.0 > 1.3 }.allSatisfy { !$0.1 })
     }
 
@@ -61,7 +63,9 @@ import TestSupport
         let loud = (0..<9600).map { _ in Float.random(in: -0.3...0.3, using: &random) }
         for start in stride(from: 0, to: 9600, by: 960) { _ = detector.update(quiet[start..<start + 960]) }
         var any = false
-        for start in stride(from: 0, to: 9600, by: 960) { any = any || detector.update(loud[start..<start + 960]).isSpeech }
+        for start in stride(from: 0, to: 9600, by: 960) {
+            any = any || detector.update(loud[start..<start + 960]).isSpeech
+        }
         #expect(!any)
     }
 }
@@ -74,10 +78,16 @@ import TestSupport
         let back = try WAVFile.read(path: path)
         #expect(back.sampleRate == 48000 && back.channels.count == 2 && back.frameCount == 4)
         for c in 0..<2 { for n in 0..<4 { #expect(abs(back.channels[c][n] - clip.channels[c][n]) < 1.0 / 16384) } }
-        #expect { try WAVFile.read(path: "/nonexistent.wav") } throws: { ($0 as? AudioError)?.message.contains("does it exist") == true }
+        #expect { try WAVFile.read(path: "/nonexistent.wav") } throws: {
+            ($0 as? AudioError)?.message.contains("does it exist") == true
+        }
         try Data("RIFF0000WAVEjunk".utf8).write(to: URL(fileURLWithPath: path))
-        #expect { try WAVFile.read(path: path) } throws: { ($0 as? AudioError)?.message.contains("no data chunk") == true }
+        #expect { try WAVFile.read(path: path) } throws: {
+            ($0 as? AudioError)?.message.contains("no data chunk") == true
+        }
         let low = AudioClip(sampleRate: 8000, channels: [[0, 0]])
-        #expect { try SpeechAnalyzer(clip: low) } throws: { ($0 as? AudioError)?.message.contains("too coarse") == true }
+        #expect { try SpeechAnalyzer(clip: low) } throws: {
+            ($0 as? AudioError)?.message.contains("too coarse") == true
+        }
     }
 }

@@ -1,20 +1,24 @@
 import Bench
 import DockCore
 import Foundation
-import Testing
 import TestSupport
+import Testing
 
 /// The closed-loop figures on hand-made frames whose answers are known.
 @Suite(.tags(.unit)) struct SceneEvaluationTests {
     // A 2000 × 1000 view with a 1000-pixel focal length: a face centred `degrees` to the right.
     let settings = SceneEvaluationSettings(viewWidth: 2000, viewHeight: 1000, focalLength: 1000)
 
-    func face(_ id: Int, degrees: Double, speaking: Bool = false, hidden: Bool = false, yaw: Double = 0) -> PersonSample {
+    func face(_ id: Int, degrees: Double, speaking: Bool = false, hidden: Bool = false, yaw: Double = 0) -> PersonSample
+    {
         let x = 1000 + 1000 * tan(degrees * .pi / 180)
-        return PersonSample(id: id, rect: PixelRect(x: x - 50, y: 450, width: 100, height: 100), hidden: hidden, speaking: speaking, yaw: yaw)
+        return PersonSample(
+            id: id, rect: PixelRect(x: x - 50, y: 450, width: 100, height: 100), hidden: hidden, speaking: speaking,
+            yaw: yaw)
     }
 
-    func frame(_ t: Double, _ people: [PersonSample], chosen: Int?, yaw: Double = 0, command: Double = 0) -> FrameSample {
+    func frame(_ t: Double, _ people: [PersonSample], chosen: Int?, yaw: Double = 0, command: Double = 0) -> FrameSample
+    {
         let rect = chosen.flatMap { id in people.first { $0.id == id }?.rect }
         return FrameSample(time: t, yaw: yaw, commandYaw: command, people: people, selected: rect)
     }
@@ -22,12 +26,37 @@ import TestSupport
     @Test func centringErrorRMSAndInViewShareOfAKnownTrajectory() throws {
         // Errors 3°, 4°, 3°, 4° after acquisition at frame 1; frame 4 is out of view (60° right).
         let errors = [10.0, 3, 4, 3, 4, 60]
-        let samples = errors.enumerated().map { i, e in frame(Double(i) * 0.1, [face(1, degrees: e)], chosen: i == 0 ? nil : 1) }
+        let samples = errors.enumerated().map { i, e in
+            frame(Double(i) * 0.1, [face(1, degrees: e)], chosen: i == 0 ? nil : 1)
+        }
         let evaluation = SceneEvaluation(samples: samples, settings: settings)
         #expect(evaluation.loop.timeToAcquire.map { abs($0 - 0.1) < 1e-12 } == true)
         let rms = try #require(evaluation.loop.centeringErrors().rootMeanSquare)
         #expect(abs(rms - ((9.0 + 16 + 9 + 16) / 4).squareRoot()) < 1e-9)
         #expect(evaluation.loop.inViewShare == 0.8)
+    }
+
+    /// Out-of-view spells count from acquisition, end when the face is back in view, ignore
+    /// frames where the target is hidden, and one still open at the end is "never".
+    @Test func outOfViewSpellsAndTheEndFromHome() throws {
+        // In view (0°), out (60°) for 0.3 s, in, hidden out of view (not a spell), out to the end.
+        let degrees = [0.0, 0, 60, 60, 60, 0, 0, 60, 60, 0, 60, 60]
+        let hidden = [7, 8]
+        let samples = degrees.enumerated().map { i, d in
+            frame(
+                Double(i) * 0.1, [face(1, degrees: d, hidden: hidden.contains(i))], chosen: d == 0 ? 1 : nil,
+                yaw: Double(i) * 0.01)
+        }
+        let evaluation = SceneEvaluation(samples: samples, settings: settings)
+        #expect(evaluation.outOfViewSpells.count == 2)
+        #expect(evaluation.outOfViewSpells.first.map { $0.map { abs($0 - 0.3) < 1e-9 } } == true)
+        #expect(evaluation.outOfViewSpells.last == .some(nil))
+        #expect(evaluation.endFromHome == nil, "the target is there at the end")
+        // Gone (hidden) at the end: how far the head ended from where it started.
+        let gone =
+            samples.dropLast().map { $0 } + [frame(1.1, [face(1, degrees: 60, hidden: true)], chosen: nil, yaw: 0.2)]
+        let home = try #require(SceneEvaluation(samples: gone, settings: settings).endFromHome)
+        #expect(abs(home - 0.2) < 1e-12)
     }
 
     @Test func stepSettleTimeAndOvershoot() throws {
@@ -54,8 +83,10 @@ import TestSupport
             let t = Double(i) * 0.1
             let speaker = i < 10 ? 1 : i < 20 ? 2 : 1
             let chosen = i == 5 ? 2 : i < 13 ? 1 : 2
-            samples.append(frame(t, [face(1, degrees: -10, speaking: speaker == 1), face(2, degrees: 10, speaking: speaker == 2)],
-                                 chosen: chosen))
+            samples.append(
+                frame(
+                    t, [face(1, degrees: -10, speaking: speaker == 1), face(2, degrees: 10, speaking: speaker == 2)],
+                    chosen: chosen))
         }
         let e = SceneEvaluation(samples: samples, settings: settings)
         #expect(e.switchLatencies.count == 2)
@@ -70,7 +101,9 @@ import TestSupport
     @Test func reacquisitionAfterTheTargetIsHidden() {
         // Hidden in frames 10–19; chosen again from frame 25 (0.5 s after it reappears).
         let samples = (0..<40).map { i in
-            frame(Double(i) * 0.1, [face(1, degrees: 0, hidden: (10..<20).contains(i))], chosen: i < 10 || i >= 25 ? 1 : nil)
+            frame(
+                Double(i) * 0.1, [face(1, degrees: 0, hidden: (10..<20).contains(i))],
+                chosen: i < 10 || i >= 25 ? 1 : nil)
         }
         let e = SceneEvaluation(samples: samples, settings: settings)
         #expect(e.reacquireTimes.count == 1)
@@ -79,20 +112,25 @@ import TestSupport
 
     @Test func motorStartsAndReversals() {
         let degrees = Double.pi / 180
-        let commands = [0.0, 5, 5, -5, -5, 0, 0, 5, 0.1, 0, -3]   // 0.1°/s is rest
-        let samples = commands.enumerated().map { i, c in frame(Double(i) * 6, [face(1, degrees: 0)], chosen: 1, command: c * degrees) }
+        let commands = [0.0, 5, 5, -5, -5, 0, 0, 5, 0.1, 0, -3]  // 0.1°/s is rest
+        let samples = commands.enumerated().map { i, c in
+            frame(Double(i) * 6, [face(1, degrees: 0)], chosen: 1, command: c * degrees)
+        }
         let e = SceneEvaluation(samples: samples, settings: settings)
         #expect(e.motorStarts == 3)
         #expect(e.reversals == 3)
-        #expect(abs(e.reversalsPerMinute - 3) < 1e-9)   // one minute of frames
+        #expect(abs(e.reversalsPerMinute - 3) < 1e-9)  // one minute of frames
     }
 
     @Test func chosenPersonByOverlapOrByBody() {
-        let a = face(1, degrees: -10), b = face(2, degrees: 10)
+        let a = face(1, degrees: -10)
+        let b = face(2, degrees: 10)
         // A body box under person 2's face: its head is person 2.
         let body = PixelRect(x: b.rect!.x - 80, y: b.rect!.y - 20, width: 260, height: 600)
         #expect(SceneEvaluation.chosenPerson(FrameSample(time: 0, people: [a, b], selected: body)) == 2)
         #expect(SceneEvaluation.chosenPerson(FrameSample(time: 0, people: [a, b], selected: a.rect)) == 1)
-        #expect(SceneEvaluation.chosenPerson(FrameSample(time: 0, people: [a, b], selected: PixelRect(x: 0, y: 0, width: 10, height: 10))) == nil)
+        #expect(
+            SceneEvaluation.chosenPerson(
+                FrameSample(time: 0, people: [a, b], selected: PixelRect(x: 0, y: 0, width: 10, height: 10))) == nil)
     }
 }

@@ -1,8 +1,8 @@
 import Bench
 import DockCore
 import Foundation
-import Testing
 import TestSupport
+import Testing
 import Tracking
 
 /// The tracker scored with the MOT metrics on the crossing scene (two people crossing, one
@@ -12,7 +12,8 @@ import Tracking
     @Test func crossingSceneScores() throws {
         let scene = CrossingScene()
         var tracker = SubjectTracker()
-        var faces = TrackingAccuracy(), bodies = TrackingAccuracy()
+        var faces = TrackingAccuracy()
+        var bodies = TrackingAccuracy()
         var numbers: [UUID: Int] = [:]
         func number(_ uuid: UUID) -> Int {
             if let n = numbers[uuid] { return n }
@@ -29,13 +30,19 @@ import Tracking
                 // Tracks reported for this frame: confirmed and seen in it.
                 let hypotheses = tracker.confirmedTracks.filter { $0.kind == kind && $0.lastStamp == frame.stamp }
                     .map { IdentifiedBox(id: number($0.uuid), rect: coordinates.pixels($0.observedRect)) }
-                if accuracy == 0 { faces.add(frame: index, objects: truth, hypotheses: hypotheses) }
-                else { bodies.add(frame: index, objects: truth, hypotheses: hypotheses) }
+                if accuracy == 0 {
+                    faces.add(frame: index, objects: truth, hypotheses: hypotheses)
+                } else {
+                    bodies.add(frame: index, objects: truth, hypotheses: hypotheses)
+                }
             }
         }
-        let f = faces.summary, b = bodies.summary
-        print(String(format: "crossing scene: faces MOTA %.3f IDF1 %.3f switches %d; bodies MOTA %.3f IDF1 %.3f switches %d",
-                     f.mota, f.idf1, f.switches, b.mota, b.idf1, b.switches))
+        let f = faces.summary
+        let b = bodies.summary
+        print(
+            String(
+                format: "crossing scene: faces MOTA %.3f IDF1 %.3f switches %d; bodies MOTA %.3f IDF1 %.3f switches %d",
+                f.mota, f.idf1, f.switches, b.mota, b.idf1, b.switches))
         #expect(f.switches == 0 && b.switches == 0)
         #expect(b.idf1 > 0.9 && b.mota > 0.85)
         // Faces are missing while hidden or turned away, which the tracker cannot invent.

@@ -1,8 +1,8 @@
 import Capture
 import DockCore
 import Foundation
-import Testing
 import TestSupport
+import Testing
 
 /// Every input in Tests/Fuzz/jpeg (seeds and the crashes fuzzing found) through one decoder in a
 /// row, as the fuzz target feeds them: nothing crashes and every decoded frame has the size its
@@ -22,8 +22,12 @@ import TestSupport
                 let body = Array(data.dropFirst())
                 guard let header = try? body.withUnsafeBytes({ try decoder.size(of: $0) }) else { continue }
                 #expect(header.width > 0 && header.height > 0, "\(name)")
-                if let frame = try? body.withUnsafeBytes({ try decoder.decode($0, scale: scale, format: format, stamp: FrameStamp(sequence: 0, time: .zero)) }) {
-                    #expect(frame.width == scale.scaled(header.width) && frame.height == scale.scaled(header.height), "\(name)")
+                if let frame = try? body.withUnsafeBytes({
+                    try decoder.decode($0, scale: scale, format: format, stamp: FrameStamp(sequence: 0, time: .zero))
+                }) {
+                    #expect(
+                        frame.width == scale.scaled(header.width) && frame.height == scale.scaled(header.height),
+                        "\(name)")
                 }
             }
         }
@@ -31,8 +35,10 @@ import TestSupport
 
     @Test func headerCutBeforeTheFrameMarkerIsRefused() throws {
         let jpeg = try CameraFixtures.jpeg()
-        let cut = Array(jpeg.prefix(40))   // SOI and part of the JFIF/quantisation segments only
+        let cut = Array(jpeg.prefix(40))  // SOI and part of the JFIF/quantisation segments only
         #expect(throws: JPEGError.self) { try cut.withUnsafeBytes { try JPEGDecoder().size(of: $0) } }
-        #expect(throws: JPEGError.self) { try cut.withUnsafeBytes { try JPEGDecoder().decode($0, stamp: FrameStamp(sequence: 0, time: .zero)) } }
+        #expect(throws: JPEGError.self) {
+            try cut.withUnsafeBytes { try JPEGDecoder().decode($0, stamp: FrameStamp(sequence: 0, time: .zero)) }
+        }
     }
 }

@@ -1,35 +1,35 @@
 import Capture
 import DockCore
 import Foundation
-import Testing
 import TestSupport
+import Testing
 
 @Suite(.tags(.unit)) struct IntrinsicsTests {
     static let yaml = """
-    %YAML:1.0
-    ---
-    image_width: 1280
-    image_height: 720
-    camera_matrix: !!opencv-matrix
-       rows: 3
-       cols: 3
-       dt: d
-       data: [ 900., 0., 641.5, 0., 905., 362., 0., 0., 1. ]
-    distortion_coefficients: !!opencv-matrix
-       rows: 5
-       cols: 1
-       dt: d
-       data: [ 0.1, -0.2, 0., 0., 0. ]
-    """
+        %YAML:1.0
+        ---
+        image_width: 1280
+        image_height: 720
+        camera_matrix: !!opencv-matrix
+           rows: 3
+           cols: 3
+           dt: d
+           data: [ 900., 0., 641.5, 0., 905., 362., 0., 0., 1. ]
+        distortion_coefficients: !!opencv-matrix
+           rows: 5
+           cols: 1
+           dt: d
+           data: [ 0.1, -0.2, 0., 0., 0. ]
+        """
 
     static let json = """
-    {
-      "image_width": 1280,
-      "image_height": 720,
-      "camera_matrix": { "type_id": "opencv-matrix", "rows": 3, "cols": 3, "dt": "d",
-                         "data": [ 900.0, 0.0, 641.5, 0.0, 905.0, 362.0, 0.0, 0.0, 1.0 ] }
-    }
-    """
+        {
+          "image_width": 1280,
+          "image_height": 720,
+          "camera_matrix": { "type_id": "opencv-matrix", "rows": 3, "cols": 3, "dt": "d",
+                             "data": [ 900.0, 0.0, 641.5, 0.0, 905.0, 362.0, 0.0, 0.0, 1.0 ] }
+        }
+        """
 
     func write(_ text: String, _ name: String) throws -> String {
         let path = Fixtures.temporaryDirectory("calib") + "/" + name

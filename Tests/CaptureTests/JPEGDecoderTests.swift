@@ -2,8 +2,8 @@ import Capture
 import DockCore
 import Foundation
 import Imaging
-import Testing
 import TestSupport
+import Testing
 
 @Suite(.tags(.unit)) struct JPEGDecoderTests {
     /// astronaut.png re-encoded as a JPEG by OpenCV, and the original pixels.
@@ -35,7 +35,9 @@ import TestSupport
 
     @Test func decodesToGray() throws {
         let (bytes, original) = try jpeg()
-        let gray = try bytes.withUnsafeBytes { try JPEGDecoder().decode($0, scale: .half, format: .gray, stamp: FrameStamp(sequence: 0, time: .zero)) }
+        let gray = try bytes.withUnsafeBytes {
+            try JPEGDecoder().decode($0, scale: .half, format: .gray, stamp: FrameStamp(sequence: 0, time: .zero))
+        }
         #expect(gray.format == .gray && gray.pixels.count == 256 * 256)
         let reference = try original.converted(to: .gray).resized(to: gray.size)
         #expect(Self.meanAbsoluteDifference(gray, reference) < 8)

@@ -2,8 +2,8 @@ import CV4L2
 import Capture
 import DockCore
 import Foundation
-import Testing
 import TestSupport
+import Testing
 
 @Suite(.tags(.device)) struct ReconnectingCameraTests {
     @Test func reopensByStableNameWithinASecondOfReturning() throws {
@@ -13,7 +13,9 @@ import TestSupport
         let events = Protected<[CameraEvent]>([])
         var request = CaptureRequest()
         request.size = PixelSize(width: 512, height: 512)
-        let camera = try ReconnectingCamera(path: device.stableName, request: request, system: device, retryInterval: 0.02) { event in
+        let camera = try ReconnectingCamera(
+            path: device.stableName, request: request, system: device, retryInterval: 0.02
+        ) { event in
             events.withLock { $0.append(event) }
         }
         _ = try camera.nextFrame()
@@ -71,7 +73,9 @@ import TestSupport
         request.stallTimeout = 0.4
         let fixed = request
         let thread = CaptureThread { () throws(FrameSourceError) -> any FrameSource in
-            do { return try V4L2Camera(path: device.path, request: fixed, system: device) } catch let error as CaptureError { throw error.frameSourceError } catch { throw FrameSourceError("\(error)") }
+            do { return try V4L2Camera(path: device.path, request: fixed, system: device) } catch let error
+                as CaptureError
+            { throw error.frameSourceError } catch { throw FrameSourceError("\(error)") }
         }
         var received: [UInt64] = []
         while true {
@@ -79,7 +83,7 @@ import TestSupport
                 guard let frame = try thread.mailbox.take(timeout: 2) else { break }
                 received.append(frame.stamp.sequence)
             } catch {
-                #expect(error.kind == .timeout)   // the script ran out: the stream stalls
+                #expect(error.kind == .timeout)  // the script ran out: the stream stalls
                 break
             }
         }
@@ -98,10 +102,15 @@ import TestSupport
         #expect(info.formats.map(\.fourcc) == [.mjpeg, .yuyv])
         #expect(info.formats[0].sizes[0] == V4L2FrameSize(width: 512, height: 512, frameRates: [30, 15]))
         let exposure = try #require(info.controls.first { $0.key == "auto_exposure" })
-        #expect(exposure.menu.map(\.name) == ["Auto Mode", "Manual Mode", "Shutter Priority Mode", "Aperture Priority Mode"])
+        #expect(
+            exposure.menu.map(\.name) == [
+                "Auto Mode", "Manual Mode", "Shutter Priority Mode", "Aperture Priority Mode",
+            ])
         #expect(info.controls.map(\.key).contains("pan_absolute"))
         let text = V4L2Discovery.describe(devices)
-        #expect(text.contains("MJPG") && text.contains("512x512@30/15") && text.contains("control zoom_absolute (int) 100…500"))
+        #expect(
+            text.contains("MJPG") && text.contains("512x512@30/15")
+                && text.contains("control zoom_absolute (int) 100…500"))
         let json = try JSONEncoder().encode(devices)
         #expect(String(decoding: json, as: UTF8.self).contains("\"fourcc\":\"MJPG\""))
         #expect(device.openDescriptorCount == 0)
@@ -112,7 +121,8 @@ import TestSupport
         let device = try V4L2Device(path: scripted.path, system: scripted)
         try device.setControl(named: "Zoom, Absolute", to: 250)
         try device.setControl(named: "pan_absolute", to: -7200)
-        #expect(scripted.value(of: CV4L2_CID_ZOOM_ABSOLUTE) == 250 && scripted.value(of: CV4L2_CID_PAN_ABSOLUTE) == -7200)
+        #expect(
+            scripted.value(of: CV4L2_CID_ZOOM_ABSOLUTE) == 250 && scripted.value(of: CV4L2_CID_PAN_ABSOLUTE) == -7200)
         #expect(try device.control(named: "zoom_absolute").value == 250)
         #expect(throws: CaptureError.self) { try device.setControl(named: "zoom_absolute", to: 9000) }
         #expect(throws: CaptureError.self) { try device.setControl(named: "focus_absolute", to: 1) }
@@ -133,8 +143,9 @@ import TestSupport
         var request = CaptureRequest()
         request.size = PixelSize(width: 512, height: 512)
         request.decodeScale = .half
-        let camera = try ReconnectingCamera(path: device.path, request: request, system: device,
-                                            intrinsics: CameraIntrinsicsSource(fieldOfView: 90))
+        let camera = try ReconnectingCamera(
+            path: device.path, request: request, system: device,
+            intrinsics: CameraIntrinsicsSource(fieldOfView: 90))
         let wide = try #require(camera.information.current)
         #expect(wide.referenceDimensions == PixelSize(width: 256, height: 256) && abs(wide.intrinsics.fx - 128) < 1e-9)
         // Someone zooms in to twice the focal length (another handle on the same camera).

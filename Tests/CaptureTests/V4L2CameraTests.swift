@@ -2,8 +2,8 @@ import CV4L2
 import Capture
 import DockCore
 import Foundation
-import Testing
 import TestSupport
+import Testing
 
 @Suite(.tags(.device)) struct V4L2CameraTests {
     var request: CaptureRequest {
@@ -54,6 +54,16 @@ import TestSupport
         let sequences = try [camera.nextFrame(), camera.nextFrame()].map { $0?.stamp.sequence }
         #expect(sequences == [0, 2])
         #expect(camera.counters.errorFrames == 1 && camera.droppedFrames == 1)
+    }
+
+    @Test func anErrorFlaggedBufferDrainedWithNewerOnesIsStillCountedAsAnError() throws {
+        let device = CameraFixtures.webcam()
+        device.framesPerPoll = 3
+        let jpeg = try CameraFixtures.jpeg()
+        device.append([.errorFrame(jpeg), .frame(jpeg), .frame(jpeg)])
+        let camera = try V4L2Camera(path: device.path, request: request, system: device)
+        #expect(try camera.nextFrame()?.stamp.sequence == 2)
+        #expect(camera.counters.errorFrames == 1 && camera.counters.skippedForNewer == 1)
     }
 
     @Test func corruptJPEGIsDroppedAndTheStreamGoesOn() throws {
@@ -152,11 +162,14 @@ import TestSupport
             guard case .cannotOpen(let path, _)? = error as? CaptureError else { return false }
             return path == "/dev/video7"
         }
-        let unusable = ScriptedVideoDevice(formats: [.init(FourCC("H264"), "H.264", compressed: true, sizes: [(1280, 720, [30])])])
+        let unusable = ScriptedVideoDevice(formats: [
+            .init(FourCC("H264"), "H.264", compressed: true, sizes: [(1280, 720, [30])])
+        ])
         #expect {
             try V4L2Camera(path: unusable.path, system: unusable)
         } throws: { error in
-            (error as? CaptureError)?.description.contains("offers no format OpenDock can decode (offered: H264)") == true
+            (error as? CaptureError)?.description.contains("offers no format OpenDock can decode (offered: H264)")
+                == true
         }
         #expect(unusable.openDescriptorCount == 0)
     }

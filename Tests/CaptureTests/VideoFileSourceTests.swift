@@ -2,8 +2,8 @@ import Capture
 import DockCore
 import Foundation
 import Imaging
-import Testing
 import TestSupport
+import Testing
 
 @Suite(.tags(.unit)) struct VideoFileSourceTests {
     /// Writes `count` frames of the astronaut, shifted a little each frame, as an MJPEG AVI.
@@ -46,7 +46,9 @@ import TestSupport
         var bytes = Array(try Data(contentsOf: URL(fileURLWithPath: path)))
         // Find the third JPEG (start-of-image marker) and cut its scan short with an end marker.
         var starts: [Int] = []
-        for i in 0..<(bytes.count - 2) where bytes[i] == 0xFF && bytes[i + 1] == 0xD8 && bytes[i + 2] == 0xFF { starts.append(i) }
+        for i in 0..<(bytes.count - 2) where bytes[i] == 0xFF && bytes[i + 1] == 0xD8 && bytes[i + 2] == 0xFF {
+            starts.append(i)
+        }
         #expect(starts.count >= 6)
         let cut = starts[2] + (starts[3] - starts[2]) / 2
         bytes[cut] = 0xFF

@@ -1,7 +1,7 @@
 import DockCore
 import Foundation
-import Testing
 import TestSupport
+import Testing
 
 @Suite(.tags(.unit)) struct CameraTests {
     @Test func fieldOfViewGivesFocalLength() {
@@ -29,7 +29,9 @@ import TestSupport
     @Test func limitsRefuseInvalidRanges() {
         #expect(throws: DockKitError.invalidParameter) { try AxisLimit(positionRange: 1..<1, maximumSpeed: 1) }
         #expect(throws: DockKitError.invalidParameter) { try AxisLimit(positionRange: 0..<1, maximumSpeed: 0) }
-        #expect(throws: DockKitError.invalidParameter) { try AxisLimit(positionRange: 0..<Double.infinity, maximumSpeed: 1) }
+        #expect(throws: DockKitError.invalidParameter) {
+            try AxisLimit(positionRange: 0..<Double.infinity, maximumSpeed: 1)
+        }
         #expect(throws: Never.self) { try AxisLimit(positionRange: -1..<1, maximumSpeed: 2) }
     }
 
@@ -43,7 +45,8 @@ import TestSupport
 
     @Test func systemClockIsMonotonic() {
         let clock = SystemMonotonicClock()
-        let a = clock.now, b = clock.now
+        let a = clock.now
+        let b = clock.now
         #expect(b >= a)
     }
 }

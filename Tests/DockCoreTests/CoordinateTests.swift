@@ -1,6 +1,6 @@
 import DockCore
-import Testing
 import TestSupport
+import Testing
 
 @Suite(.tags(.unit)) struct CoordinateTests {
     let coordinates = ImageCoordinates(size: PixelSize(width: 1280, height: 720))
@@ -20,8 +20,10 @@ import TestSupport
         #expect(rect == PixelRect(x: 640, y: 360, width: 320, height: 360))
     }
 
-    @Test(arguments: [PixelRect(x: 13, y: 700, width: 40, height: 20), PixelRect(x: 1000, y: 5, width: 280, height: 300),
-                      PixelRect(x: 0.5, y: 0.25, width: 1, height: 1)])
+    @Test(arguments: [
+        PixelRect(x: 13, y: 700, width: 40, height: 20), PixelRect(x: 1000, y: 5, width: 280, height: 300),
+        PixelRect(x: 0.5, y: 0.25, width: 1, height: 1),
+    ])
     func roundTripsBothWays(_ rect: PixelRect) {
         let back = coordinates.pixels(coordinates.normalized(rect))
         #expect(abs(back.x - rect.x) < 1e-9 && abs(back.y - rect.y) < 1e-9)

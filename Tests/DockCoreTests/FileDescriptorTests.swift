@@ -1,8 +1,8 @@
 import DockCore
 import Foundation
 import Glibc
-import Testing
 import TestSupport
+import Testing
 
 @Suite(.tags(.device)) struct FileDescriptorTests {
     /// A call interrupted by a signal is made again; any other failure is its errno.
@@ -59,7 +59,10 @@ import TestSupport
     /// A signal during a wait does not end it early: poll goes on with the time left.
     @Test func aSignalDoesNotCutAWaitShort() throws {
         let (reader, writer) = try pipe()
-        defer { reader.close(); writer.close() }
+        defer {
+            reader.close()
+            writer.close()
+        }
         // A handler without SA_RESTART, so the signal really interrupts poll (EINTR).
         var action = sigaction()
         action.__sigaction_handler.sa_handler = { _ in }

@@ -1,8 +1,9 @@
 import DockCore
 import Foundation
 import Motion
-import Testing
 import TestSupport
+import Testing
+
 @testable import DockKit
 
 @Suite(.tags(.unit)) struct DockAccessoryTests {
@@ -14,7 +15,8 @@ import TestSupport
     }
 
     func face(x: Double, stamp: FrameStamp) -> Observation {
-        Observation(identifier: 1, kind: .humanFace, rect: NormalizedRect(x: x, y: 0.45, width: 0.1, height: 0.1), stamp: stamp)
+        Observation(
+            identifier: 1, kind: .humanFace, rect: NormalizedRect(x: x, y: 0.45, width: 0.1, height: 0.1), stamp: stamp)
     }
 
     @Test func trackTurnsTowardAnOffCentreSubject() throws {
@@ -22,7 +24,7 @@ import TestSupport
         var t = MonotonicInstant.zero
         for i in 0..<30 {
             let stamp = FrameStamp(sequence: UInt64(i), time: t)
-            try dock.submit([face(x: 0.8, stamp: stamp)], camera: camera, at: t)
+            try dock.local!.submit([face(x: 0.8, stamp: stamp)], camera: camera, at: t)
             t = t.advanced(bySeconds: 1.0 / 30)
             gimbal.advance(to: t)
         }
@@ -34,41 +36,51 @@ import TestSupport
         var t = MonotonicInstant(seconds: 10)
         let old = FrameStamp(sequence: 1, time: .zero)
         for _ in 0..<30 {
-            let outcome = try dock.submit([face(x: 0.9, stamp: old)], camera: camera, at: t)
+            let outcome = try dock.local!.submit([face(x: 0.9, stamp: old)], camera: camera, at: t)
             #expect(outcome.command == Vector3D() && outcome.framedRect == nil)
             t = t.advanced(bySeconds: 1.0 / 30)
             gimbal.advance(to: t)
         }
-        #expect(dock.staleObservationCount == 30)
+        #expect(dock.local!.staleObservationCount == 30)
         #expect(gimbal.motionState(at: t).angularPositions == Vector3D())
     }
 
     @Test func trackWithTheImageTakesItsSizeAndItsStamp() async throws {
         let (dock, gimbal, clock) = accessory()
-        let observation = DockAccessory.Observation(identifier: 1, type: .humanFace, rect: CGRect(x: 0.8, y: 0.45, width: 0.1, height: 0.1))
-        let info = DockAccessory.CameraInformation(captureDevice: nil, cameraPosition: .unspecified, orientation: .corrected,
-                                                   cameraIntrinsics: CameraIntrinsics(fx: 900, fy: 900, cx: 640, cy: 360), referenceDimensions: nil)
+        dock.local!.setSystemTrackingEnabled(false)
+        let observation = DockAccessory.Observation(
+            identifier: 1, type: .humanFace, rect: CGRect(x: 0.8, y: 0.45, width: 0.1, height: 0.1))
+        let info = DockAccessory.CameraInformation(
+            captureDevice: nil, cameraPosition: .unspecified, orientation: .corrected,
+            cameraIntrinsics: CameraIntrinsics(fx: 900, fy: 900, cx: 640, cy: 360), referenceDimensions: nil)
         // A frame captured 0.5 s ago: its observations are stale and never move the motors.
         clock.advance(bySeconds: 1)
-        let old = Frame(stamp: FrameStamp(sequence: 1, time: clock.now.advanced(bySeconds: -0.5)), width: 1280, height: 720, format: .gray)
+        let old = Frame(
+            stamp: FrameStamp(sequence: 1, time: clock.now.advanced(bySeconds: -0.5)), width: 1280, height: 720,
+            format: .gray)
         try await dock.track([observation], cameraInformation: info, image: old)
-        #expect(dock.staleObservationCount == 1)
+        #expect(dock.local!.staleObservationCount == 1)
         #expect(gimbal.motionState(at: clock.now).angularVelocities.y == 0)
         // A fresh one turns the head towards the subject on the right.
         clock.advance(bySeconds: 0.1)
         let fresh = Frame(stamp: FrameStamp(sequence: 2, time: clock.now), width: 1280, height: 720, format: .gray)
         try await dock.track([observation], cameraInformation: info, image: fresh)
-        #expect(dock.motors.lastCommand.y > 0)
+        #expect(dock.local!.motors.lastCommand.y > 0)
     }
 
     @Test func publicTrackEnforcesTheRateContract() async throws {
         let (dock, _, clock) = accessory()
-        let observation = DockAccessory.Observation(identifier: 1, type: .humanFace, rect: CGRect(x: 0.45, y: 0.45, width: 0.1, height: 0.1))
-        let info = DockAccessory.CameraInformation(captureDevice: nil, cameraPosition: .unspecified, orientation: .corrected,
-                                                   cameraIntrinsics: nil, referenceDimensions: CGSize(width: 1280, height: 720))
+        dock.local!.setSystemTrackingEnabled(false)
+        let observation = DockAccessory.Observation(
+            identifier: 1, type: .humanFace, rect: CGRect(x: 0.45, y: 0.45, width: 0.1, height: 0.1))
+        let info = DockAccessory.CameraInformation(
+            captureDevice: nil, cameraPosition: .unspecified, orientation: .corrected,
+            cameraIntrinsics: nil, referenceDimensions: CGSize(width: 1280, height: 720))
         var errors: [DockKitError] = []
         for _ in 0..<40 {
-            do { try await dock.track([observation], cameraInformation: info) } catch let e as DockKitError { errors.append(e) }
+            do { try await dock.track([observation], cameraInformation: info) } catch let e as DockKitError {
+                errors.append(e)
+            }
             clock.advance(bySeconds: 1.0 / 60)
         }
         #expect(errors.count > 25 && errors.allSatisfy { $0 == .frameRateTooHigh })
@@ -76,19 +88,25 @@ import TestSupport
 
     @Test func directMotorControlIsRefusedWhileSystemTrackingIsOn() async throws {
         let (dock, gimbal, clock) = accessory()
-        await #expect(throws: DockKitError.notSupported) { try await dock.setAngularVelocity(Vector3D(x: 0, y: 0.5, z: 0)) }
-        dock.setSystemTrackingEnabled(false)
+        await #expect(throws: DockKitError.notSupported) {
+            try await dock.setAngularVelocity(Vector3D(x: 0, y: 0.5, z: 0))
+        }
+        dock.local!.setSystemTrackingEnabled(false)
         try await dock.setAngularVelocity(Vector3D(x: 0, y: 0.5, z: 0))
         clock.advance(bySeconds: 0.5)
         gimbal.advance(to: clock.now)
         #expect(gimbal.motionState(at: clock.now).angularVelocities.y > 0.4)
-        await #expect(throws: DockKitError.invalidParameter) { try await dock.setAngularVelocity(Vector3D(x: .nan, y: 0, z: 0)) }
+        await #expect(throws: DockKitError.invalidParameter) {
+            try await dock.setAngularVelocity(Vector3D(x: .nan, y: 0, z: 0))
+        }
     }
 
     @Test func limitsForAMissingAxisAreRefused() throws {
         let (dock, _, _) = accessory()
         let roll = try AxisLimit(positionRange: -0.1..<0.1, maximumSpeed: 1)
-        #expect(throws: DockKitError.notSupportedByDevice) { try dock.setLimits(MotionLimits(yaw: nil, pitch: nil, roll: roll)) }
+        #expect(throws: DockKitError.notSupportedByDevice) {
+            try dock.setLimits(MotionLimits(yaw: nil, pitch: nil, roll: roll))
+        }
         let yaw = try AxisLimit(positionRange: -0.5..<0.5, maximumSpeed: 0.3)
         try dock.setLimits(MotionLimits(yaw: yaw, pitch: dock.limits.pitch, roll: nil))
         #expect(dock.limits.yaw == yaw)
@@ -103,7 +121,8 @@ import TestSupport
         var t = MonotonicInstant.zero
         var outcome = TrackOutcome(framedRect: nil, command: Vector3D())
         for i in 0..<10 {
-            outcome = try dock.submit([face(x: 0.45, stamp: FrameStamp(sequence: UInt64(i), time: t))], camera: camera, at: t)
+            outcome = try dock.local!.submit(
+                [face(x: 0.45, stamp: FrameStamp(sequence: UInt64(i), time: t))], camera: camera, at: t)
             t = t.advanced(bySeconds: 1.0 / 30)
         }
         #expect(outcome.command.y > 0)
@@ -119,8 +138,12 @@ import TestSupport
             let yaw = gimbal.motionState(at: t).angularPositions.y
             let centre = (intrinsics.cx + intrinsics.fx * tan(0.1 - yaw)) / 1280
             rect = NormalizedRect(x: centre - width / 2, y: 0.4, width: width, height: 0.2)
-            try dock.submit([Observation(identifier: 1, kind: .humanFace, rect: rect, stamp: FrameStamp(sequence: UInt64(i), time: t))],
-                            camera: camera, at: t)
+            try dock.local!.submit(
+                [
+                    Observation(
+                        identifier: 1, kind: .humanFace, rect: rect, stamp: FrameStamp(sequence: UInt64(i), time: t))
+                ],
+                camera: camera, at: t)
             t = t.advanced(bySeconds: 1.0 / 30)
             gimbal.advance(to: t)
         }
@@ -148,24 +171,31 @@ import TestSupport
         #expect(abs(rect.midX - 0.725) < 0.035)
     }
 
-    @Test func regionOfInterestIsCheckedAndResetWhenTrackingStops() async throws {
+    @Test func regionOfInterestIsCheckedKeptForCustomTrackingAndResetAtStop() async throws {
         let (dock, _, _) = accessory()
-        for bad in [CGRect(x: 0.6, y: 0, width: 0.5, height: 1), CGRect(x: -0.1, y: 0, width: 0.5, height: 0.5),
-                    CGRect(x: 0, y: 0, width: 0.01, height: 1), CGRect(x: CGFloat.nan, y: 0, width: 0.5, height: 0.5)] {
+        for bad in [
+            CGRect(x: 0.6, y: 0, width: 0.5, height: 1), CGRect(x: -0.1, y: 0, width: 0.5, height: 0.5),
+            CGRect(x: 0, y: 0, width: 0.01, height: 1), CGRect(x: CGFloat.nan, y: 0, width: 0.5, height: 0.5),
+        ] {
             await #expect(throws: DockKitError.invalidParameter) { try await dock.setRegionOfInterest(bad) }
         }
-        let square = CGRect(x: 0.21875, y: 0, width: 0.5625, height: 1)   // a square crop of 16:9
+        let square = CGRect(x: 0.21875, y: 0, width: 0.5625, height: 1)  // a square crop of 16:9
         try await dock.setRegionOfInterest(square)
         #expect(dock.regionOfInterest == square)
-        dock.setSystemTrackingEnabled(true)   // already on: nothing stops
+        dock.local!.setSystemTrackingEnabled(true)  // already on: nothing stops
         #expect(dock.regionOfInterest == square)
-        dock.setSystemTrackingEnabled(false)
+        // Switched off, the region still applies (custom tracking uses it, as DockKit's does);
+        // it resets when the session's motors stop for good.
+        dock.local!.setSystemTrackingEnabled(false)
+        #expect(dock.regionOfInterest == square)
+        dock.local!.stopMotors(at: .zero)
         #expect(dock.regionOfInterest == CGRect(x: 0, y: 0, width: 1, height: 1))
     }
 
     @Test func aimPointGeometry() throws {
         // Upper-left (0.1, 0.2, 0.4, 0.5) is lower-left (0.1, 0.3, 0.4, 0.5).
-        let region = try #require(FramingGeometry.region(fromUpperLeft: CGRect(x: 0.1, y: 0.2, width: 0.4, height: 0.5)))
+        let region = try #require(
+            FramingGeometry.region(fromUpperLeft: CGRect(x: 0.1, y: 0.2, width: 0.4, height: 0.5)))
         #expect(abs(region.y - 0.3) < 1e-12 && region.x == 0.1 && region.width == 0.4 && region.height == 0.5)
         var geometry = FramingGeometry(mode: .right, region: region)
         let aim = geometry.aimPoint(for: nil)

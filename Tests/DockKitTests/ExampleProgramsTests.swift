@@ -1,8 +1,9 @@
 import DockCore
 import Foundation
 import Motion
-import Testing
 import TestSupport
+import Testing
+
 @testable import DockKit
 
 /// The programs in Examples/, written against `import DockKit` alone as a client would, run
@@ -37,26 +38,32 @@ import TestSupport
         #expect(lines.count == 4)
         for line in lines {
             let numbers = line.split(separator: " ").compactMap { Double($0.filter { "+-.0123456789".contains($0) }) }
-            #expect(numbers.count == 4 && abs(numbers[0] - numbers[2]) < 1 && abs(numbers[1] - numbers[3]) < 1, "\(line)")
+            #expect(
+                numbers.count == 4 && abs(numbers[0] - numbers[2]) < 1 && abs(numbers[1] - numbers[3]) < 1, "\(line)")
         }
     }
 
     @Test func customTrackingFramesThePersonAt20Hz() throws {
         let result = try ProcessRunner.run("example-custom-tracking", ["3"], environment: Self.sim)
         #expect(result.status == 0, "\(result.stderr)")
-        #expect(result.stdout.contains("60 track calls, 0 refused"), "\(result.stdout)")
-        let head = try #require(degrees(after: "head at yaw", in: result.stdout).first)
+        #expect(result.stdout.contains("60 track calls at 20 Hz, 0 refused"), "\(result.stdout)")
+        let head = try #require(degrees(after: "head turned", in: result.stdout).first)
         #expect(abs(head - 20) < 2, "\(result.stdout)")
     }
 
     @Test func aHeldButtonPansAndItsReleaseStops() throws {
         let fifo = Fixtures.temporaryDirectory("buttons") + "/remote"
         #expect(mkfifo(fifo, 0o600) == 0)
-        let result = try ProcessRunner.run("example-button-panorama", ["1"], environment: Self.sim.merging(["OPENDOCK_BUTTONS": fifo]) { $1 },
-                                           readyText: "hold a button to pan") { _ in
+        let result = try ProcessRunner.run(
+            "example-button-panorama", ["1"], environment: Self.sim.merging(["OPENDOCK_BUTTONS": fifo]) { $1 },
+            readyText: "hold a button to pan"
+        ) { _ in
             // The remote: a key held for a second (as the kernel writes input events).
             guard let remote = FileHandle(forWritingAtPath: fifo) else { return }
-            remote.write(Data(InputEventDecoder.encode(InputEvent(type: 1, code: 256, value: 1)) + InputEventDecoder.encode(InputEvent(type: 0, code: 0, value: 0))))
+            remote.write(
+                Data(
+                    InputEventDecoder.encode(InputEvent(type: 1, code: 256, value: 1))
+                        + InputEventDecoder.encode(InputEvent(type: 0, code: 0, value: 0))))
             Thread.sleep(forTimeInterval: 1)
             remote.write(Data(InputEventDecoder.encode(InputEvent(type: 1, code: 256, value: 0))))
             Thread.sleep(forTimeInterval: 0.5)
@@ -73,14 +80,18 @@ import TestSupport
         let manager = DockAccessoryManager()
         try manager.discoverOnce([:])
         #expect(manager.accessories.isEmpty)
-        #expect(throws: DockKitError.notSupportedByDevice) { try DockAccessoryManager().discoverOnce(["OPENDOCK_GIMBAL": "simplebgc:/dev/ttyUSB0"]) }
+        #expect(throws: DockKitError.notSupportedByDevice) {
+            try DockAccessoryManager().discoverOnce(["OPENDOCK_GIMBAL": "simplebgc:/dev/ttyUSB0"])
+        }
     }
 }
 
 @Suite(.tags(.device)) struct AccessoryEventTests {
     @Test func inputEventsAreDecodedAcrossReads() {
         var decoder = InputEventDecoder()
-        let bytes = InputEventDecoder.encode(InputEvent(type: 1, code: 212, value: 1)) + InputEventDecoder.encode(InputEvent(type: 1, code: 28, value: -2))
+        let bytes =
+            InputEventDecoder.encode(InputEvent(type: 1, code: 212, value: 1))
+            + InputEventDecoder.encode(InputEvent(type: 1, code: 28, value: -2))
         #expect(decoder.feed(bytes[0..<10]).isEmpty)
         let events = decoder.feed(bytes[10...])
         #expect(events == [InputEvent(type: 1, code: 212, value: 1), InputEvent(type: 1, code: 28, value: -2)])
@@ -88,12 +99,16 @@ import TestSupport
 
     @Test func keysMapToDockKitEvents() {
         let map = ButtonMap()
-        func key(_ code: UInt16, _ value: Int32) -> [ButtonMap.Action] { map.actions(for: InputEvent(type: 1, code: code, value: value)) }
+        func key(_ code: UInt16, _ value: Int32) -> [ButtonMap.Action] {
+            map.actions(for: InputEvent(type: 1, code: code, value: value))
+        }
         #expect(key(212, 1) == [.event(.cameraShutter)])
         #expect(key(212, 0).isEmpty)
         #expect(key(227, 1) == [.event(.cameraFlip)])
         #expect(key(418, 1) == [.event(.cameraZoom(factor: 1))] && key(534, 1) == [.event(.cameraZoom(factor: -1))])
-        #expect(key(256, 1) == [.event(.button(id: 256, pressed: true))] && key(256, 0) == [.event(.button(id: 256, pressed: false))])
+        #expect(
+            key(256, 1) == [.event(.button(id: 256, pressed: true))]
+                && key(256, 0) == [.event(.button(id: 256, pressed: false))])
         #expect(key(256, 2).isEmpty, "auto-repeat is ignored")
         #expect(key(164, 1) == [.event(.button(id: 164, pressed: true)), .toggleSystemTracking])
         #expect(map.actions(for: InputEvent(type: 2, code: 0, value: 5)).isEmpty, "relative motion is not a button")
@@ -107,22 +122,24 @@ import TestSupport
         }
         let manager = DockAccessoryManager()
         let accessory = DockAccessory(name: "test", backend: SimulatedGimbal())
-        manager.dock(accessory)
+        manager.dock(accessory.local!)
         var events = try accessory.accessoryEvents.makeAsyncIterator()
         #expect(FileManager.default.createFile(atPath: path, contents: Data(bytes)))
-        let reader = try ButtonReader(path: path, accessory: accessory, manager: manager)
+        let reader = try ButtonReader(path: path, accessory: accessory.local!, manager: manager)
         defer { reader.stop() }
         #expect(await events.next() == .button(id: 164, pressed: true))
         #expect(await events.next() == .button(id: 164, pressed: false))
         #expect(await events.next() == .cameraShutter)
-        #expect(!manager.isSystemTrackingEnabled && !accessory.isSystemTrackingEnabled)
-        #expect(throws: DockKitError.notConnected) { try ButtonReader(path: "/dev/input/no-such-event", accessory: accessory, manager: manager) }
+        #expect(!manager.isSystemTrackingEnabled && !accessory.local!.isSystemTrackingEnabled)
+        #expect(throws: DockKitError.notConnected) {
+            try ButtonReader(path: "/dev/input/no-such-event", accessory: accessory.local!, manager: manager)
+        }
     }
 
     @Test func stateChangesStartWithTheDockedAndFollowUndocking() async throws {
         let manager = DockAccessoryManager()
         let first = DockAccessory(name: "one", backend: SimulatedGimbal())
-        manager.dock(first)
+        manager.dock(first.local!)
         var changes = try manager.accessoryStateChanges.makeAsyncIterator()
         let docked = await changes.next()
         #expect(docked?.state == .docked && docked?.accessory == first)
@@ -130,15 +147,16 @@ import TestSupport
         let undocked = await changes.next()
         #expect(undocked?.state == .undocked && undocked?.accessory == first)
         let second = DockAccessory(name: "two", backend: SimulatedGimbal())
-        manager.dock(second)
+        manager.dock(second.local!)
         #expect(await changes.next()?.accessory == second)
     }
 
     @Test func batteryReportsReachSubscribers() async throws {
         let accessory = DockAccessory(name: "test", backend: SimulatedGimbal())
         var batteries = try accessory.batteryStates.makeAsyncIterator()
-        let state = DockAccessory.BatteryState(name: "base", batteryLevel: 0.8, chargeState: .charging, lowBattery: false)
-        accessory.report(state)
+        let state = DockAccessory.BatteryState(
+            name: "base", batteryLevel: 0.8, chargeState: .charging, lowBattery: false)
+        accessory.local!.report(state)
         #expect(await batteries.next() == state)
     }
 
@@ -146,25 +164,25 @@ import TestSupport
         let clock = ManualClock()
         let gimbal = SimulatedGimbal(model: GimbalModel(latency: 0))
         let dock = DockAccessory(name: "test", backend: gimbal, clock: clock)
-        dock.setSystemTrackingEnabled(false)
+        dock.local!.setSystemTrackingEnabled(false)
         try await dock.setAngularVelocity(Vector3D(x: 0, y: 0.3, z: 0))
         for _ in 0..<100 {  // 1 s of control ticks, five times the deadman's 200 ms
             clock.advance(bySeconds: 0.01)
-            dock.service(at: clock.now)
+            dock.local!.service(at: clock.now)
         }
         #expect(abs(gimbal.motionState(at: clock.now).angularVelocities.y - 0.3) < 1e-6)
-        #expect(dock.motors.deadmanStops == 0)
+        #expect(dock.local!.motors.deadmanStops == 0)
         try await dock.setAngularVelocity(Vector3D())
         for _ in 0..<10 {
             clock.advance(bySeconds: 0.01)
-            dock.service(at: clock.now)
+            dock.local!.service(at: clock.now)
         }
         #expect(gimbal.motionState(at: clock.now).angularVelocities.y == 0)
         // A velocity sent to the motors without the accessory holding it stops after 200 ms.
-        try dock.motors.command(Vector3D(x: 0, y: 0.3, z: 0), at: clock.now)
+        try dock.local!.motors.command(Vector3D(x: 0, y: 0.3, z: 0), at: clock.now)
         clock.advance(bySeconds: 0.25)
-        dock.director.cancel()
-        dock.service(at: clock.now)
-        #expect(dock.motors.deadmanStops == 1 && dock.motors.lastCommand == Vector3D())
+        dock.local!.director.cancel()
+        dock.local!.service(at: clock.now)
+        #expect(dock.local!.motors.deadmanStops == 1 && dock.local!.motors.lastCommand == Vector3D())
     }
 }

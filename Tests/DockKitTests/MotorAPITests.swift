@@ -1,8 +1,9 @@
 import DockCore
 import Foundation
 import Motion
-import Testing
 import TestSupport
+import Testing
+
 @testable import DockKit
 
 @Suite(.tags(.unit)) struct MotorAPITests {
@@ -11,17 +12,19 @@ import TestSupport
         let clock = ManualClock()
         let gimbal = SimulatedGimbal(model: GimbalModel())
         let accessory = DockAccessory(name: "test", backend: gimbal, clock: clock)
-        accessory.setSystemTrackingEnabled(false)
+        accessory.local!.setSystemTrackingEnabled(false)
         return (accessory, gimbal, clock)
     }
 
     /// Runs the control loop for `seconds` of manual time at 100 Hz.
-    func run(_ dock: DockAccessory, _ gimbal: SimulatedGimbal, _ clock: ManualClock, seconds: Double,
-             until done: () -> Bool = { false }) {
+    func run(
+        _ dock: DockAccessory, _ gimbal: SimulatedGimbal, _ clock: ManualClock, seconds: Double,
+        until done: () -> Bool = { false }
+    ) {
         for _ in 0..<Int(seconds * 100) {
             clock.advance(bySeconds: 0.01)
             gimbal.advance(to: clock.now)
-            dock.service(at: clock.now)
+            dock.local!.service(at: clock.now)
             if done() { return }
         }
     }
@@ -46,7 +49,8 @@ import TestSupport
         let first = try await dock.setOrientation(Vector3D(x: 0, y: 0.2, z: 0), duration: .seconds(0.5), relative: true)
         run(dock, gimbal, clock, seconds: 3) { first.isFinished }
         clock.advance(bySeconds: 1)
-        let second = try await dock.setOrientation(Rotation3D(eulerAngles: Vector3D(x: 0, y: 0.2, z: 0)), duration: .seconds(0.5), relative: true)
+        let second = try await dock.setOrientation(
+            Rotation3D(eulerAngles: Vector3D(x: 0, y: 0.2, z: 0)), duration: .seconds(0.5), relative: true)
         run(dock, gimbal, clock, seconds: 3) { second.isFinished }
         #expect(abs(gimbal.motionState(at: clock.now).angularPositions.y - 0.4) < 0.01)
     }
@@ -64,8 +68,10 @@ import TestSupport
 
     @Test func motorCallsAreRefusedWhileSystemTrackingIsOn() async throws {
         let (dock, _, _) = dock()
-        dock.setSystemTrackingEnabled(true)
-        await #expect(throws: DockKitError.notSupported) { try await dock.setOrientation(Vector3D(), duration: .seconds(1)) }
+        dock.local!.setSystemTrackingEnabled(true)
+        await #expect(throws: DockKitError.notSupported) {
+            try await dock.setOrientation(Vector3D(), duration: .seconds(1))
+        }
         await #expect(throws: DockKitError.notSupported) { try await dock.animate(motion: .kapow) }
     }
 
@@ -81,7 +87,7 @@ import TestSupport
         for _ in 0..<600 where !progress.isFinished {
             clock.advance(bySeconds: 0.01)
             gimbal.advance(to: clock.now)
-            dock.service(at: clock.now)
+            dock.local!.service(at: clock.now)
             let p = gimbal.motionState(at: clock.now).angularPositions
             excursion = max(excursion, abs(degrees(p.x - start.x)), abs(degrees(p.y - start.y)))
         }

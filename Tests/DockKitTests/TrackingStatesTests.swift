@@ -1,24 +1,37 @@
 import DockCore
 import Foundation
 import Motion
-import Testing
 import TestSupport
+import Testing
 import Tracking
+
 @testable import DockKit
 
 @Suite(.tags(.unit)) struct TrackingStatesTests {
-    func stamp(_ i: Int) -> FrameStamp { FrameStamp(sequence: UInt64(i), time: MonotonicInstant(seconds: Double(i) / 30)) }
+    func stamp(_ i: Int) -> FrameStamp {
+        FrameStamp(sequence: UInt64(i), time: MonotonicInstant(seconds: Double(i) / 30))
+    }
 
     /// Two people (one seen by face and body, one by body only) and a cat, tracked for 10 frames.
     func tracked() -> (SubjectTracker, FrameStamp) {
         var tracker = SubjectTracker()
         for i in 0..<10 {
-            tracker.update(with: [
-                Observation(identifier: 0, kind: .humanFace, rect: NormalizedRect(x: 0.46, y: 0.72, width: 0.08, height: 0.1), faceYaw: 0.05, stamp: stamp(i)),
-                Observation(identifier: 1, kind: .humanBody, rect: NormalizedRect(x: 0.4, y: 0.2, width: 0.2, height: 0.65), stamp: stamp(i)),
-                Observation(identifier: 2, kind: .humanBody, rect: NormalizedRect(x: 0.75, y: 0.3, width: 0.1, height: 0.35), stamp: stamp(i)),
-                Observation(identifier: 3, kind: .object, rect: NormalizedRect(x: 0.1, y: 0.05, width: 0.12, height: 0.1), stamp: stamp(i), label: "cat"),
-            ], stamp: stamp(i))
+            tracker.update(
+                with: [
+                    Observation(
+                        identifier: 0, kind: .humanFace,
+                        rect: NormalizedRect(x: 0.46, y: 0.72, width: 0.08, height: 0.1), faceYaw: 0.05, stamp: stamp(i)
+                    ),
+                    Observation(
+                        identifier: 1, kind: .humanBody, rect: NormalizedRect(x: 0.4, y: 0.2, width: 0.2, height: 0.65),
+                        stamp: stamp(i)),
+                    Observation(
+                        identifier: 2, kind: .humanBody,
+                        rect: NormalizedRect(x: 0.75, y: 0.3, width: 0.1, height: 0.35), stamp: stamp(i)),
+                    Observation(
+                        identifier: 3, kind: .object, rect: NormalizedRect(x: 0.1, y: 0.05, width: 0.12, height: 0.1),
+                        stamp: stamp(i), label: "cat"),
+                ], stamp: stamp(i))
         }
         return (tracker, stamp(9))
     }
@@ -31,9 +44,10 @@ import Tracking
         let dock = accessory()
         let (tracker, last) = tracked()
         var iterator = try dock.trackingStates.makeAsyncIterator()
-        dock.publishTracking(Saliency.assess(tracker.confirmedSubjects, at: last.time), time: Date())
+        dock.local!.publishTracking(Saliency.assess(tracker.confirmedSubjects, at: last.time), time: Date())
         let state = try #require(await iterator.next())
-        var people: [DockAccessory.TrackedPerson] = [], objects: [DockAccessory.TrackedObject] = []
+        var people: [DockAccessory.TrackedPerson] = []
+        var objects: [DockAccessory.TrackedObject] = []
         for subject in state.trackedSubjects {
             switch subject {
             case .person(let p): people.append(p)
@@ -57,24 +71,26 @@ import Tracking
     @Test func selectingByPointAndByIdentifierLocksTheChoice() async throws {
         let dock = accessory()
         let (tracker, last) = tracked()
-        dock.publishTracking(Saliency.assess(tracker.confirmedSubjects, at: last.time), time: Date())
+        dock.local!.publishTracking(Saliency.assess(tracker.confirmedSubjects, at: last.time), time: Date())
         // The point on the right-hand person's body.
         try await dock.selectSubject(at: CGPoint(x: 0.8, y: 0.4))
         let right = try #require(tracker.confirmedSubjects.first { $0.rect.midX > 0.7 })
-        #expect(dock.lockedSubjects == [right.uuid])
+        #expect(dock.local!.lockedSubjects == [right.uuid])
         var selector = SubjectSelector()
-        selector.locked = dock.lockedSubjects
+        selector.locked = dock.local!.lockedSubjects
         #expect(selector.select(from: tracker.confirmedSubjects)?.uuid == right.uuid)
         // Back to automatic: the current choice is kept while it is seen (no jump on unlock);
         // a choice made afresh is the most salient person.
         try await dock.selectSubjects([])
-        selector.locked = dock.lockedSubjects
+        selector.locked = dock.local!.lockedSubjects
         #expect(selector.select(from: tracker.confirmedSubjects)?.uuid == right.uuid)
         var fresh = SubjectSelector()
-        fresh.locked = dock.lockedSubjects
+        fresh.locked = dock.local!.lockedSubjects
         #expect(fresh.select(from: tracker.confirmedSubjects)?.kind == .humanFace)
         await #expect(throws: DockKitError.noSubjectFound) { try await dock.selectSubjects([UUID()]) }
-        await #expect(throws: DockKitError.noSubjectFound) { try await dock.selectSubject(at: CGPoint(x: 0.95, y: 0.95)) }
+        await #expect(throws: DockKitError.noSubjectFound) {
+            try await dock.selectSubject(at: CGPoint(x: 0.95, y: 0.95))
+        }
         await #expect(throws: DockKitError.invalidParameter) { try await dock.selectSubject(at: CGPoint(x: 2, y: 0.5)) }
     }
 }

@@ -1,7 +1,8 @@
 import DockCore
+import Foundation
 import Imaging
-import Testing
 import TestSupport
+import Testing
 
 @Suite(.tags(.unit)) struct ImagingTests {
     @Test func readsPhotosInBothFormats() throws {
@@ -17,6 +18,21 @@ import TestSupport
         } throws: { error in
             (error as? ImagingError)?.description.contains("cannot read image /nonexistent/photo.png") == true
         }
+    }
+
+    /// The preview's JPEG (libturbojpeg) read back by another decoder (OpenCV's, through the
+    /// media library) is the same picture.
+    @Test(arguments: [PixelFormat.bgr, .gray])
+    func jpegDataDecodesToTheSamePicture(_ format: PixelFormat) throws {
+        let photo = try Fixtures.photo("astronaut.png", format: format)
+        let bytes = try photo.jpegData(quality: 90)
+        #expect(bytes.starts(with: [0xFF, 0xD8]) && bytes.count < photo.pixels.count / 4)
+        let path = Fixtures.temporaryDirectory("jpeg") + "/astronaut.jpg"
+        try Data(bytes).write(to: URL(fileURLWithPath: path))
+        let back = try Frame.read(contentsOf: path, format: format)
+        #expect(back.size == photo.size)
+        let difference = zip(back.pixels, photo.pixels).reduce(0) { $0 + abs(Int($1.0) - Int($1.1)) }
+        #expect(Double(difference) / Double(photo.pixels.count) < 4, "mean absolute difference per sample")
     }
 
     @Test func identityWarpCopiesAndOutsideIsBorder() throws {
@@ -42,6 +58,14 @@ import TestSupport
     @Test func mismatchedChannelsAreRefusedByTheShim() {
         let gray = Frame(stamp: FrameStamp(sequence: 0, time: .zero), width: 8, height: 8, format: .gray)
         var color = Frame(stamp: gray.stamp, width: 8, height: 8, format: .bgr)
-        #expect(throws: ImagingError.self) { try color.blend(gray, alpha: nil, into: PixelRect(x: 0, y: 0, width: 8, height: 8)) }
+        #expect(throws: ImagingError.self) {
+            try color.blend(gray, alpha: nil, into: PixelRect(x: 0, y: 0, width: 8, height: 8))
+        }
+    }
+
+    /// Tests that give a sanitized build more time know it is one the same way the heap figure
+    /// does (a sanitizer's allocator replaced glibc's): two independent signs agree.
+    @Test func aSanitizedBuildIsRecognised() {
+        #expect(Sanitizer.isActive == (Imaging.heapBytesInUse() == nil))
     }
 }

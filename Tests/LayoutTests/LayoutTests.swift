@@ -1,12 +1,13 @@
 import Foundation
-import Testing
 import TestSupport
+import Testing
 
 /// The house rules a newcomer relies on, checked on the source tree: every module's
 /// dependencies in Package.swift are exactly what it imports, no module holds more than
 /// 2,500 lines, no function more than 80.
 @Suite(.tags(.unit)) struct LayoutTests {
-    static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent().path
+    static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent().path
     /// Modules of the toolchain and the system: imported, never listed.
     static let systemModules: Set<String> = ["Foundation", "Glibc", "Synchronization", "Testing", "XCTest", "Dispatch"]
 
@@ -21,7 +22,9 @@ import TestSupport
     static func targets() throws -> [Target] {
         let manifest = try String(contentsOfFile: root + "/Package.swift", encoding: .utf8)
         var targets: [Target] = []
-        let declarations = manifest.components(separatedBy: ".").filter { $0.hasPrefix("target(") || $0.hasPrefix("testTarget(") || $0.hasPrefix("executableTarget(") }
+        let declarations = manifest.components(separatedBy: ".").filter {
+            $0.hasPrefix("target(") || $0.hasPrefix("testTarget(") || $0.hasPrefix("executableTarget(")
+        }
         for declaration in declarations {
             let kind = String(declaration.prefix { $0 != "(" })
             guard let name = firstQuoted(after: "name:", in: declaration) else { continue }
@@ -29,9 +32,13 @@ import TestSupport
             if let list = declaration.range(of: "dependencies: [") {
                 let rest = declaration[list.upperBound...]
                 let body = rest[..<(rest.firstIndex(of: "]") ?? rest.endIndex)]
-                dependencies = Set(body.split(separator: "\"", omittingEmptySubsequences: false).enumerated().filter { $0.offset % 2 == 1 }.map { String($0.element) })
+                dependencies = Set(
+                    body.split(separator: "\"", omittingEmptySubsequences: false).enumerated().filter {
+                        $0.offset % 2 == 1
+                    }.map { String($0.element) })
             }
-            let path = firstQuoted(after: "path:", in: declaration) ?? (kind == "testTarget" ? "Tests/" : "Sources/") + name
+            let path =
+                firstQuoted(after: "path:", in: declaration) ?? (kind == "testTarget" ? "Tests/" : "Sources/") + name
             targets.append(Target(name: name, kind: kind, dependencies: dependencies, path: path))
         }
         return targets
@@ -54,25 +61,37 @@ import TestSupport
         #expect(targets.count > 30, "Package.swift read as \(targets.map(\.name))")
         for target in targets {
             let files = Self.swiftFiles(in: target.path)
-            guard !files.isEmpty else { continue }   // C shims
+            guard !files.isEmpty else { continue }  // C shims
             var imports: Set<String> = []
             for file in files {
                 for line in try String(contentsOfFile: file, encoding: .utf8).split(separator: "\n") {
                     let words = line.split(separator: " ")
-                    if let i = words.firstIndex(of: "import"), i == words.startIndex || words[words.startIndex] == "@testable" {
-                        if i + 1 < words.endIndex { imports.insert(String(words[i + 1])) }
+                    if let i = words.firstIndex(of: "import"),
+                        i == words.startIndex || words[words.startIndex] == "@testable"
+                    {
+                        // A module's name is its target's with "-" spelled "_".
+                        if i + 1 < words.endIndex {
+                            imports.insert(String(words[i + 1]).replacingOccurrences(of: "_", with: "-"))
+                        }
                     }
                 }
             }
             imports.subtract(Self.systemModules)
-            #expect(imports == target.dependencies,
-                    "\(target.name): imported but not listed \(imports.subtracting(target.dependencies).sorted()), listed but not imported \(target.dependencies.subtracting(imports).sorted())")
+            #expect(
+                imports == target.dependencies,
+                "\(target.name): imported but not listed \(imports.subtracting(target.dependencies).sorted()), listed but not imported \(target.dependencies.subtracting(imports).sorted())"
+            )
         }
     }
 
     @Test func noModuleIsOverTwentyFiveHundredLines() throws {
         for target in try Self.targets() where target.kind != "testTarget" {
-            let lines = try Self.swiftFiles(in: target.path).reduce(0) { $0 + (try String(contentsOfFile: $1, encoding: .utf8)).split(separator: "\n", omittingEmptySubsequences: false).count }
+            let lines = try Self.swiftFiles(in: target.path).reduce(0) {
+                $0
+                    + (try String(contentsOfFile: $1, encoding: .utf8)).split(
+                        separator: "\n", omittingEmptySubsequences: false
+                    ).count
+            }
             #expect(lines <= 2500, "\(target.name) has \(lines) lines")
         }
     }
@@ -80,7 +99,8 @@ import TestSupport
     @Test func noFunctionIsOverEightyLines() throws {
         var long: [String] = []
         for file in Self.swiftFiles(in: "Sources") + Self.swiftFiles(in: "Examples") + Self.swiftFiles(in: "Fuzz") {
-            for (line, length) in FunctionLengths.measure(try String(contentsOfFile: file, encoding: .utf8)) where length > 80 {
+            for (line, length) in FunctionLengths.measure(try String(contentsOfFile: file, encoding: .utf8))
+            where length > 80 {
                 long.append("\(file.dropFirst(Self.root.count + 1)):\(line) is \(length) lines")
             }
         }
@@ -93,10 +113,13 @@ import TestSupport
         let kinds = [".unit", ".device", ".process", ".realTime"]
         var untagged: [String] = []
         for file in Self.swiftFiles(in: "Tests") {
-            for line in try String(contentsOfFile: file, encoding: .utf8).split(separator: "\n") where line.hasPrefix("@Suite") {
+            for line in try String(contentsOfFile: file, encoding: .utf8).split(separator: "\n")
+            where line.hasPrefix("@Suite") {
                 let found = kinds.filter { line.contains(".tags(\($0))") }
                 let slow = line.contains(".tags(.process)") || line.contains(".tags(.realTime)")
-                if found.count != 1 || (slow && !line.contains(".notInFastRuns")) { untagged.append("\(file.dropFirst(Self.root.count + 1)): \(line)") }
+                if found.count != 1 || (slow && !line.contains(".notInFastRuns")) {
+                    untagged.append("\(file.dropFirst(Self.root.count + 1)): \(line)")
+                }
             }
         }
         #expect(untagged.isEmpty, "\(untagged.joined(separator: "; "))")
@@ -105,18 +128,18 @@ import TestSupport
     /// The measure itself: a function's braces, with strings and comments left out.
     @Test func functionLengthsCountBodiesNotStrings() {
         let source = """
-        struct A {
-            func short() {
-                let brace = "{"
-                // }
-            }
-            init(x: Int) {
-                if x > 0 {
-                    print(x)
+            struct A {
+                func short() {
+                    let brace = "{"
+                    // }
+                }
+                init(x: Int) {
+                    if x > 0 {
+                        print(x)
+                    }
                 }
             }
-        }
-        """
+            """
         #expect(FunctionLengths.measure(source).map(\.length) == [4, 5])
         let multiline = "func a() {\n    let text = \"\"\"\n    { { {\n    \"\"\"\n}\nfunc b() {}\n"
         #expect(FunctionLengths.measure(multiline).map(\.length) == [5, 1])
@@ -129,10 +152,14 @@ enum FunctionLengths {
         let lines = code(source).split(separator: "\n", omittingEmptySubsequences: false)
         var result: [(line: Int, length: Int)] = []
         for (start, line) in lines.enumerated() where isDeclaration(line) {
-            var depth = 0, opened = false
+            var depth = 0
+            var opened = false
             for index in start..<lines.count {
                 for character in lines[index] {
-                    if character == "{" { depth += 1; opened = true }
+                    if character == "{" {
+                        depth += 1
+                        opened = true
+                    }
                     if character == "}" { depth -= 1 }
                 }
                 // A declaration without a body (a protocol requirement) ends early.
@@ -155,31 +182,58 @@ enum FunctionLengths {
     /// line breaks kept, so line numbers stay.
     static func code(_ source: String) -> String {
         enum State { case code, string, multilineString, lineComment, blockComment }
-        var state = State.code, out = "", index = source.startIndex
+        var state = State.code
+        var out = ""
+        var index = source.startIndex
         func next(_ text: String) -> Bool { source[index...].hasPrefix(text) }
         while index < source.endIndex {
             let character = source[index]
             var step = 1
             switch state {
             case .code:
-                if next("\"\"\"") { state = .multilineString; step = 3 }
-                else if character == "\"" { state = .string }
-                else if next("//") { state = .lineComment }
-                else if next("/*") { state = .blockComment; step = 2 }
-                else { out.append(character) }
+                if next("\"\"\"") {
+                    state = .multilineString
+                    step = 3
+                } else if character == "\"" {
+                    state = .string
+                } else if next("//") {
+                    state = .lineComment
+                } else if next("/*") {
+                    state = .blockComment
+                    step = 2
+                } else {
+                    out.append(character)
+                }
             case .string:
-                if character == "\\" { step = 2 }
-                else if character == "\"" { state = .code }
-                else if character == "\n" { state = .code; out.append(character) }
+                if character == "\\" {
+                    step = 2
+                } else if character == "\"" {
+                    state = .code
+                } else if character == "\n" {
+                    state = .code
+                    out.append(character)
+                }
             case .multilineString:
-                if character == "\\" { step = 2 }
-                else if next("\"\"\"") { state = .code; step = 3 }
-                else if character == "\n" { out.append(character) }
+                if character == "\\" {
+                    step = 2
+                } else if next("\"\"\"") {
+                    state = .code
+                    step = 3
+                } else if character == "\n" {
+                    out.append(character)
+                }
             case .lineComment:
-                if character == "\n" { state = .code; out.append(character) }
+                if character == "\n" {
+                    state = .code
+                    out.append(character)
+                }
             case .blockComment:
-                if next("*/") { state = .code; step = 2 }
-                else if character == "\n" { out.append(character) }
+                if next("*/") {
+                    state = .code
+                    step = 2
+                } else if character == "\n" {
+                    out.append(character)
+                }
             }
             index = source.index(index, offsetBy: step, limitedBy: source.endIndex) ?? source.endIndex
         }

@@ -1,12 +1,14 @@
 import DockCore
 import Foundation
-import Testing
 import TestSupport
+import Testing
+
 @testable import Motion
 
 @Suite(.tags(.unit)) struct GimbalDynamicsTests {
-    let model = GimbalModel(maximumSpeed: 2, maximumAcceleration: 10, latency: 0.05, speedStep: 0,
-                            yawRange: -1...1, pitchRange: -0.5...0.5)
+    let model = GimbalModel(
+        maximumSpeed: 2, maximumAcceleration: 10, latency: 0.05, speedStep: 0,
+        yawRange: -1...1, pitchRange: -0.5...0.5)
 
     @Test func commandTakesEffectAfterTheLatency() {
         var g = GimbalDynamics(model: model)
@@ -19,8 +21,8 @@ import TestSupport
 
     @Test func accelerationAndSpeedAreLimited() {
         var g = GimbalDynamics(model: model)
-        g.command(Vector3D(x: 0, y: 5, z: 0), at: .zero)   // more than the top speed
-        g.advance(to: MonotonicInstant(seconds: 0.15))      // 0.1 s of acceleration after latency
+        g.command(Vector3D(x: 0, y: 5, z: 0), at: .zero)  // more than the top speed
+        g.advance(to: MonotonicInstant(seconds: 0.15))  // 0.1 s of acceleration after latency
         #expect(abs(g.velocity.y - 1.0) < 0.011)
         g.advance(to: MonotonicInstant(seconds: 0.5))
         #expect(abs(g.velocity.y - 2.0) < 1e-9)

@@ -1,13 +1,16 @@
 import DockCore
 import Foundation
-import Testing
 import TestSupport
+import Testing
+
 @testable import Motion
 
 @Suite(.tags(.unit)) struct MotorControllerTests {
     func controller(latency: Double = 0) -> (MotorController, SimulatedGimbal) {
-        let gimbal = SimulatedGimbal(model: GimbalModel(maximumSpeed: 3, maximumAcceleration: 1000, latency: latency,
-                                                        yawRange: -1...1, pitchRange: -0.5...0.5))
+        let gimbal = SimulatedGimbal(
+            model: GimbalModel(
+                maximumSpeed: 3, maximumAcceleration: 1000, latency: latency,
+                yawRange: -1...1, pitchRange: -0.5...0.5))
         return (MotorController(backend: gimbal), gimbal)
     }
 
@@ -20,15 +23,18 @@ import TestSupport
 
     @Test func speedIsClampedToTheSessionLimits() throws {
         let (motors, _) = controller()
-        motors.setLimits(MotionLimits(yaw: try AxisLimit(positionRange: -1..<1, maximumSpeed: 0.5),
-                                      pitch: try AxisLimit(positionRange: -0.5..<0.5, maximumSpeed: 0.2), roll: nil))
+        motors.setLimits(
+            MotionLimits(
+                yaw: try AxisLimit(positionRange: -1..<1, maximumSpeed: 0.5),
+                pitch: try AxisLimit(positionRange: -0.5..<0.5, maximumSpeed: 0.2), roll: nil))
         let sent = try motors.command(Vector3D(x: -1, y: 2, z: 1), at: .zero)
         #expect(sent == Vector3D(x: -0.2, y: 0.5, z: 0))
     }
 
     @Test func motionTowardAnEndSlowsAndStopsInsideTheRange() throws {
         let (motors, gimbal) = controller()
-        motors.setLimits(MotionLimits(yaw: try AxisLimit(positionRange: -0.3..<0.3, maximumSpeed: 3), pitch: nil, roll: nil))
+        motors.setLimits(
+            MotionLimits(yaw: try AxisLimit(positionRange: -0.3..<0.3, maximumSpeed: 3), pitch: nil, roll: nil))
         var t = MonotonicInstant.zero
         for _ in 0..<300 {
             try motors.command(Vector3D(x: 0, y: 3, z: 0), at: t)
@@ -105,7 +111,9 @@ import TestSupport
         try motors.command(Vector3D(x: 0, y: 0.5, z: 0), at: .zero)
         motors.halt(at: MonotonicInstant(seconds: 0.1))
         #expect(motors.lastCommand == Vector3D() && motors.haltedAt == MonotonicInstant(seconds: 0.1))
-        #expect(throws: MotorCommandError.halted) { try motors.command(Vector3D(x: 0, y: 0.5, z: 0), at: MonotonicInstant(seconds: 0.2)) }
+        #expect(throws: MotorCommandError.halted) {
+            try motors.command(Vector3D(x: 0, y: 0.5, z: 0), at: MonotonicInstant(seconds: 0.2))
+        }
         #expect(gimbal.motionState(at: MonotonicInstant(seconds: 1)).angularVelocities == Vector3D())
     }
 }

@@ -1,7 +1,8 @@
 import DockCore
 import Foundation
-import Testing
 import TestSupport
+import Testing
+
 @testable import Motion
 
 @Suite(.tags(.unit)) struct SimpleBGCCodecTests {
@@ -15,22 +16,23 @@ import TestSupport
     @Test func knownBytesOfAV1Frame() {
         // CMD_MOTORS_ON with no payload: '>' 'M' 0 ('M'+0) 0.
         #expect(SimpleBGC.encode(.init(command: 77, payload: []), version: .v1) == [0x3E, 0x4D, 0x00, 0x4D, 0x00])
-        #expect(SimpleBGC.encode(.init(command: 67, payload: [1, 2, 3]), version: .v1) == [0x3E, 67, 3, 70, 1, 2, 3, 6])
+        #expect(
+            SimpleBGC.encode(.init(command: 67, payload: [1, 2, 3]), version: .v1) == [0x3E, 67, 3, 70, 1, 2, 3, 6])
     }
 
     @Test func speedUnitsAndLayout() {
         let frame = SimpleBGC.speedControl(pitchDegreesPerSecond: 0, yawDegreesPerSecond: 12.20740379)
         #expect(frame.command == 67 && frame.payload.count == 15)
         #expect(Array(frame.payload[0..<3]) == [0, 1, 1])
-        #expect(frame.payload[11] == 100 && frame.payload[12] == 0)   // 100 units of 0.122 °/s
+        #expect(frame.payload[11] == 100 && frame.payload[12] == 0)  // 100 units of 0.122 °/s
     }
 
     @Test func garbageIsSkippedAndTheStreamResyncs() {
         let good = SimpleBGC.encode(.init(command: 23, payload: Array(0..<63)))
         var corrupted = good
-        corrupted[10] ^= 0xFF                                   // wrong CRC
+        corrupted[10] ^= 0xFF  // wrong CRC
         var truncated = SimpleBGC.encode(.init(command: 86, payload: [1, 2]))
-        truncated.removeLast(3)                                  // cut short, then more data
+        truncated.removeLast(3)  // cut short, then more data
         var decoder = SimpleBGCDecoder()
         let stream: [UInt8] = Array("noise$$$".utf8) + corrupted + truncated + good + [0x24, 0x01]
         let frames = decoder.feed(stream)
@@ -50,11 +52,15 @@ import TestSupport
 }
 
 @Suite(.serialized, .tags(.device)) struct SimpleBGCBackendTests {
-    func connect(_ peer: SimpleBGCPeer, onEvent: @escaping @Sendable (LinkEvent) -> Void = { _ in }) throws -> SimpleBGCBackend {
+    func connect(_ peer: SimpleBGCPeer, onEvent: @escaping @Sendable (LinkEvent) -> Void = { _ in }) throws
+        -> SimpleBGCBackend
+    {
         let path = peer.path
-        return try SimpleBGCBackend(name: path, deviceTimeout: 0.3, open: { () throws(LinkError) -> any ByteLink in
-            try FileDescriptorLink.serial(path, baud: 115200)
-        }, onEvent: onEvent)
+        return try SimpleBGCBackend(
+            name: path, deviceTimeout: 0.3,
+            open: { () throws(LinkError) -> any ByteLink in
+                try FileDescriptorLink.serial(path, baud: 115200)
+            }, onEvent: onEvent)
     }
 
     func wait(_ seconds: Double, until condition: () -> Bool) -> Bool { waitFor(seconds: seconds, until: condition) }
@@ -68,11 +74,12 @@ import TestSupport
         try backend.setVelocity(Vector3D(x: 0, y: 0.5, z: 0), at: clock.now)
         #expect(wait(1) { abs(peer.velocity.y - 0.5) < 0.01 })
         // Keep commanding (the device-side timeout is 300 ms) and watch the angles come back.
-        #expect(wait(2) {
-            try? backend.setVelocity(Vector3D(x: 0, y: 0.5, z: 0), at: clock.now)
-            Thread.sleep(forTimeInterval: 0.02)
-            return backend.motionState(at: clock.now).angularPositions.y > 0.3
-        })
+        #expect(
+            wait(2) {
+                try? backend.setVelocity(Vector3D(x: 0, y: 0.5, z: 0), at: clock.now)
+                Thread.sleep(forTimeInterval: 0.02)
+                return backend.motionState(at: clock.now).angularPositions.y > 0.3
+            })
         let state = backend.motionState(at: clock.now)
         #expect(!state.isCommandedOnly && abs(state.angularPositions.y - peer.pose.y) < 0.05)
         #expect(backend.batteryVolts == 12.34 && backend.confirmations > 0)
@@ -142,7 +149,9 @@ import TestSupport
     @Test func unknownCommandGetsAnErrorReplyThatIsCounted() throws {
         let peer = try SimpleBGCPeer()
         let path = peer.path
-        let backend = try SimpleBGCBackend(name: path, open: { () throws(LinkError) -> any ByteLink in try FileDescriptorLink.serial(path, baud: 115200) })
+        let backend = try SimpleBGCBackend(
+            name: path,
+            open: { () throws(LinkError) -> any ByteLink in try FileDescriptorLink.serial(path, baud: 115200) })
         defer { backend.close() }
         try backend.send(.init(command: 200, payload: [1, 2, 3]))
         #expect(waitFor(seconds: 1) { backend.deviceErrors == 1 })

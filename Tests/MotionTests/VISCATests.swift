@@ -1,13 +1,17 @@
 import DockCore
 import Foundation
 import Glibc
-import Testing
 import TestSupport
+import Testing
+
 @testable import Motion
 
 @Suite(.tags(.unit)) struct VISCACodecTests {
     @Test func driveBytes() {
-        #expect(VISCA.drive(panSpeed: 0x10, tiltSpeed: 0x08, pan: .right, tilt: .stop) == [0x81, 0x01, 0x06, 0x01, 0x10, 0x08, 0x02, 0x03, 0xFF])
+        #expect(
+            VISCA.drive(panSpeed: 0x10, tiltSpeed: 0x08, pan: .right, tilt: .stop) == [
+                0x81, 0x01, 0x06, 0x01, 0x10, 0x08, 0x02, 0x03, 0xFF,
+            ])
         // Speeds are clamped to the protocol's range.
         #expect(VISCA.drive(panSpeed: 0x40, tiltSpeed: 0, pan: .left, tilt: .up)[4...5] == [0x18, 0x01])
         #expect(VISCA.zoom(speed: 3) == [0x81, 0x01, 0x04, 0x07, 0x23, 0xFF])
@@ -24,13 +28,17 @@ import TestSupport
         #expect(VISCA.reply([0x90, 0x41, 0xFF]) == .ack(socket: 1))
         #expect(VISCA.reply([0x90, 0x52, 0xFF]) == .completion(socket: 2))
         #expect(VISCA.reply([0x90, 0x61, 0x41, 0xFF])?.errorDescription == "command not executable")
-        #expect(VISCA.reply([0x90, 0x50, 0xF, 0xF, 0xF, 0xF, 0x0, 0x0, 0x1, 0x0, 0xFF]) == .position(pan: -1, tilt: 16))
+        #expect(
+            VISCA.reply([0x90, 0x50, 0xF, 0xF, 0xF, 0xF, 0x0, 0x0, 0x1, 0x0, 0xFF]) == .position(pan: -1, tilt: 16))
         #expect(VISCA.reply([0x90, 0x70, 0xFF]) == nil)
     }
 
     @Test func decoderSkipsGarbageAndCutMessages() {
         var decoder = VISCADecoder()
-        let stream: [UInt8] = [0x00, 0x13, 0xFF] + [0x90, 0x41] + [0x90, 0x51, 0xFF] + [0x90] + [UInt8](repeating: 0x01, count: 20) + [0x90, 0x41, 0xFF]
+        let stream: [UInt8] =
+            [0x00, 0x13, 0xFF] + [0x90, 0x41] + [0x90, 0x51, 0xFF] + [0x90] + [UInt8](repeating: 0x01, count: 20) + [
+                0x90, 0x41, 0xFF,
+            ]
         let messages = decoder.feed(stream)
         #expect(messages == [[0x90, 0x51, 0xFF], [0x90, 0x41, 0xFF]])
         #expect(decoder.skippedBytes >= 3 && decoder.droppedMessages == 2)
@@ -41,23 +49,22 @@ import TestSupport
     func wait(_ seconds: Double, until condition: () -> Bool) -> Bool { waitFor(seconds: seconds, until: condition) }
 
     @Test func serialCameraPansAtQuantisedSpeedsAndReportsItsPose() throws {
-        let camera = VISCACamera()
-        let port = try SerialPeer { camera.handle($0) }
-        let path = port.path
-        let backend = try VISCABackend(name: path, open: { () throws(LinkError) -> any ByteLink in try FileDescriptorLink.serial(path, baud: 9600) })
+        let head = try SerialHead.visca()
+        let (camera, backend) = (head.device, head.backend)
         defer { backend.close() }
         let clock = SystemMonotonicClock()
         // 0.6 rad/s of a 100°/s camera is step 8.25 → 8: the camera moves at 8/24 of its top speed.
         try backend.setVelocity(Vector3D(x: -0.2, y: 0.6, z: 0), at: clock.now)
         #expect(wait(1) { abs(camera.velocity.y - 8.0 / 24 * 100 * .pi / 180) < 1e-9 })
-        #expect(camera.velocity.x < 0)   // tilt up
+        #expect(camera.velocity.x < 0)  // tilt up
         // The same command again is not resent (a camera buffers two commands).
         try backend.setVelocity(Vector3D(x: -0.2, y: 0.6, z: 0), at: clock.now)
         #expect(camera.driveCount == 1)
-        #expect(wait(2) {
-            Thread.sleep(forTimeInterval: 0.05)
-            return backend.motionState(at: clock.now).angularPositions.y > 0.2
-        })
+        #expect(
+            wait(2) {
+                Thread.sleep(forTimeInterval: 0.05)
+                return backend.motionState(at: clock.now).angularPositions.y > 0.2
+            })
         #expect(abs(backend.motionState(at: clock.now).angularPositions.y - camera.pose.y) < 0.08)
         try backend.setVelocity(Vector3D(), at: clock.now)
         #expect(wait(1) { camera.velocity == Vector3D() })
@@ -67,29 +74,74 @@ import TestSupport
     @Test func errorRepliesAreCountedNotActedOn() throws {
         let camera = VISCACamera()
         camera.bufferFullNext = 1
-        let port = try SerialPeer { camera.handle($0) }
-        let path = port.path
-        let backend = try VISCABackend(name: path, open: { () throws(LinkError) -> any ByteLink in try FileDescriptorLink.serial(path, baud: 9600) })
+        let head = try SerialHead.visca(camera)
+        let backend = head.backend
         defer { backend.close() }
         try backend.setVelocity(Vector3D(x: 0, y: 0.5, z: 0), at: SystemMonotonicClock().now)
         #expect(wait(1) { backend.replies.errors == ["command buffer full"] })
         #expect(camera.velocity == Vector3D())
     }
 
-    @Test func viscaOverIPOnLoopbackUDP() throws {
+    /// A VISCA-over-IP camera on loopback UDP and a backend connected to it.
+    func overIP() throws -> (VISCAUDPPeer, VISCABackend) {
         let peer = try VISCAUDPPeer()
         let port = peer.port
-        let backend = try VISCABackend(name: "udp", open: { () throws(LinkError) -> any ByteLink in
-            VISCAOverIPLink(try SocketLink.udp(host: "127.0.0.1", port: port))
-        })
+        let backend = try VISCABackend(
+            name: "udp",
+            open: { () throws(LinkError) -> any ByteLink in
+                VISCAOverIPLink(try SocketLink.udp(host: "127.0.0.1", port: port))
+            })
+        return (peer, backend)
+    }
+
+    @Test func viscaOverIPOnLoopbackUDP() throws {
+        let (peer, backend) = try overIP()
         defer { backend.close() }
         let clock = SystemMonotonicClock()
         try backend.setVelocity(Vector3D(x: 0, y: -1, z: 0), at: clock.now)
         #expect(wait(1) { peer.camera.velocity.y < -0.9 })
-        #expect(wait(2) {
-            Thread.sleep(forTimeInterval: 0.05)
-            return backend.motionState(at: clock.now).angularPositions.y < -0.2
-        })
+        #expect(
+            wait(2) {
+                Thread.sleep(forTimeInterval: 0.05)
+                return backend.motionState(at: clock.now).angularPositions.y < -0.2
+            })
+    }
+
+    /// The camera counts sequence numbers: a RESET precedes the first message (the version
+    /// inquiry), the count runs on from it, and when the camera restarts and refuses a command
+    /// as out of sequence, the next message goes out after a new RESET and is taken.
+    @Test func viscaOverIPResetsTheSequenceFirstAndAfterAnError() throws {
+        let (peer, backend) = try overIP()
+        defer { backend.close() }
+        let first = try #require(peer.log.first)
+        #expect(first.type == 0x0200 && first.payload == VISCAOverIPLink.reset, "\(peer.log)")
+        let messages = peer.log.dropFirst().filter { $0.type != 0x0200 }
+        #expect(!messages.isEmpty && messages.map(\.sequence) == Array(1...UInt32(messages.count)), "\(peer.log)")
+        let clock = SystemMonotonicClock()
+        try backend.setVelocity(Vector3D(x: 0, y: 0.5, z: 0), at: clock.now)
+        #expect(wait(1) { peer.camera.velocity.y > 0.4 })
+
+        peer.reboot()
+        let before = peer.log.count
+        // Refused until the link has heard the error and reset; the control loop's next
+        // command then gets through.
+        #expect(
+            wait(2 * Sanitizer.slowdown) {
+                try? backend.setVelocity(Vector3D(x: 0, y: -0.5, z: 0), at: clock.now)
+                Thread.sleep(forTimeInterval: 0.05)
+                return peer.camera.velocity.y < -0.4
+            })
+        let after = peer.log.dropFirst(before)
+        let reset = try #require(after.firstIndex { $0.type == 0x0200 }, "no RESET after the error: \(after)")
+        #expect(after[reset].payload == VISCAOverIPLink.reset)
+        #expect(after[..<reset].allSatisfy { $0.type != 0x0200 })
+
+        // A camera that refuses everything gets each message once more, not a flood: about 10
+        // position inquiries a second, each with a RESET and one retry.
+        peer.refuseEverything()
+        let start = peer.log.count
+        Thread.sleep(forTimeInterval: 1)
+        #expect(peer.log.count - start < 80, "\(peer.log.count - start) datagrams in 1 s")
     }
 
     /// A camera that answered and then hangs mid-run: the controller stops the motors, refuses
@@ -98,12 +150,14 @@ import TestSupport
         let camera = VISCACamera()
         let port = try SerialPeer { camera.handle($0) }
         let path = port.path
-        let backend = try VISCABackend(name: path, open: { () throws(LinkError) -> any ByteLink in try FileDescriptorLink.serial(path, baud: 9600) })
+        let backend = try VISCABackend(
+            name: path,
+            open: { () throws(LinkError) -> any ByteLink in try FileDescriptorLink.serial(path, baud: 9600) })
         defer { backend.close() }
         let controller = MotorController(backend: backend, silenceTimeout: 0.5)
         let clock = SystemMonotonicClock()
         var refusal: MotorCommandError?
-        func drive() -> Bool {   // one control tick
+        func drive() -> Bool {  // one control tick
             Thread.sleep(forTimeInterval: 0.03)
             do {
                 try controller.command(Vector3D(x: 0, y: 0.3, z: 0), at: clock.now)
@@ -134,7 +188,9 @@ import TestSupport
         let port = try SerialPeer { _ in [] }
         let path = port.path
         #expect(throws: LinkError.self) {
-            try VISCABackend(name: path, open: { () throws(LinkError) -> any ByteLink in try FileDescriptorLink.serial(path, baud: 9600) })
+            try VISCABackend(
+                name: path,
+                open: { () throws(LinkError) -> any ByteLink in try FileDescriptorLink.serial(path, baud: 9600) })
         }
     }
 }
@@ -152,8 +208,12 @@ final class VISCATCPPeer: @unchecked Sendable {
         address.sin_family = sa_family_t(AF_INET)
         address.sin_addr.s_addr = inet_addr("127.0.0.1")
         var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        _ = withUnsafePointer(to: &address) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(server, $0, length) } }
-        _ = withUnsafeMutablePointer(to: &address) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(server, $0, &length) } }
+        _ = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(server, $0, length) }
+        }
+        _ = withUnsafeMutablePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(server, $0, &length) }
+        }
         port = UInt16(bigEndian: address.sin_port)
         listen(server, 1)
         let camera = self.camera
@@ -178,7 +238,9 @@ final class VISCATCPPeer: @unchecked Sendable {
     @Test func rawVISCAOverTCP() throws {
         let peer = try VISCATCPPeer()
         let port = peer.port
-        let backend = try VISCABackend(name: "tcp", open: { () throws(LinkError) -> any ByteLink in try SocketLink.tcp(host: "127.0.0.1", port: port) })
+        let backend = try VISCABackend(
+            name: "tcp",
+            open: { () throws(LinkError) -> any ByteLink in try SocketLink.tcp(host: "127.0.0.1", port: port) })
         defer { backend.close() }
         try backend.setVelocity(Vector3D(x: 0, y: 0.3, z: 0), at: SystemMonotonicClock().now)
         #expect(waitFor(seconds: 1) { peer.camera.velocity.y > 0.2 })

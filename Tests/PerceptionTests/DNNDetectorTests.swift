@@ -2,8 +2,9 @@ import Capture
 import DockCore
 import Foundation
 import Imaging
-import Testing
 import TestSupport
+import Testing
+
 @testable import Perception
 
 /// The people in Debian opencv-doc's messi5.jpg (548×342), labelled by hand.
@@ -26,11 +27,16 @@ enum MessiLabel {
     }
 
     @Test func ssdliteFindsPeopleAndNothingInACup() throws {
-        let ssd = try SSDPersonDetector(weightsPath: registry.resolve("ssdlite-person"), graphPath: registry.resolve("ssdlite-person-graph"))
+        let ssd = try SSDPersonDetector(
+            weightsPath: registry.resolve("ssdlite-person"), graphPath: registry.resolve("ssdlite-person-graph"))
         let player = try ssd.detect(try messi())
         #expect(player.contains { $0.kind == .humanBody && $0.rect.intersectionOverUnion(MessiLabel.body) > 0.7 })
         let astronaut = try ssd.detect(try Fixtures.photo("astronaut.png"))
-        #expect(astronaut.contains { $0.rect.intersectionOverUnion(AstronautLabel.face) > 0 && $0.rect.height > 3 * AstronautLabel.face.height })
+        #expect(
+            astronaut.contains {
+                $0.rect.intersectionOverUnion(AstronautLabel.face) > 0
+                    && $0.rect.height > 3 * AstronautLabel.face.height
+            })
         #expect(try ssd.detect(try Fixtures.photo("coffee.png")).isEmpty)
     }
 
@@ -39,8 +45,13 @@ enum MessiLabel {
         let coffee = try yolox.detect(try Fixtures.photo("coffee.png"))
         #expect(coffee.count == 1 && coffee[0].kind == .object && coffee[0].label == "cup" && coffee[0].score > 0.6)
         let player = try yolox.detect(try messi())
-        #expect(player.first { $0.score > 0.6 }.map { $0.kind == .humanBody && $0.rect.intersectionOverUnion(MessiLabel.body) > 0.7 } == true)
-        #expect(throws: DetectorError.self) { try YOLOXDetector(modelPath: registry.resolve("yolox-nano"), objectClasses: ["unicorn"]) }
+        #expect(
+            player.first { $0.score > 0.6 }.map {
+                $0.kind == .humanBody && $0.rect.intersectionOverUnion(MessiLabel.body) > 0.7
+            } == true)
+        #expect(throws: DetectorError.self) {
+            try YOLOXDetector(modelPath: registry.resolve("yolox-nano"), objectClasses: ["unicorn"])
+        }
     }
 
     /// HOG finds upright walkers in opencv-doc's vtest.avi; each of its confident boxes is a
@@ -49,12 +60,19 @@ enum MessiLabel {
         let video = try VideoFileSource(path: try Fixtures.mediaPath("opencv/vtest.avi"))
         let frame = try #require(try video.nextFrame())
         let hog = try HOGPersonDetector(inputWidth: frame.size.width)
-        let ssd = try SSDPersonDetector(weightsPath: registry.resolve("ssdlite-person"), graphPath: registry.resolve("ssdlite-person-graph"))
+        let ssd = try SSDPersonDetector(
+            weightsPath: registry.resolve("ssdlite-person"), graphPath: registry.resolve("ssdlite-person-graph"))
         let walkers = try hog.detect(frame).filter { $0.score > 0.6 }
         let yolox = try YOLOXDetector(modelPath: registry.resolve("yolox-nano"))
         let people = try ssd.detect(frame) + yolox.detect(frame).filter { $0.score > 0.5 }
         #expect(walkers.count >= 2)
-        for w in walkers { #expect(people.contains { w.rect.contains(x: $0.rect.x + $0.rect.width / 2, y: $0.rect.y + $0.rect.height / 2) && $0.rect.intersectionOverUnion(w.rect) > 0.2 }, "\(w.rect)") }
+        for w in walkers {
+            #expect(
+                people.contains {
+                    w.rect.contains(x: $0.rect.x + $0.rect.width / 2, y: $0.rect.y + $0.rect.height / 2)
+                        && $0.rect.intersectionOverUnion(w.rect) > 0.2
+                }, "\(w.rect)")
+        }
     }
 }
 
@@ -66,6 +84,7 @@ enum MessiLabel {
     @Test func detectorThrowingInsideOpenCVLosesOnlyItsPart() throws {
         let broken = try RFBFaceDetector(modelPath: registry.resolve("yolox-nano"))
         let stage = DetectionStage(faces: try YuNetFaceDetector(modelPath: registry.resolve("yunet")), bodies: broken)
+        stage.slowDelivery = .after(seconds: 0)
         var photo = try Fixtures.photo("astronaut.png")
         for i in 0..<3 {
             photo.stamp = FrameStamp(sequence: UInt64(i), time: MonotonicInstant(seconds: Double(i)))
@@ -81,8 +100,9 @@ enum MessiLabel {
         var schedule = DetectionSchedule()
         var bodyFrames = 0
         for i in 0..<30 {
-            let plan = schedule.plan(at: MonotonicInstant(seconds: Double(i) / 30), facesSeenLately: true, tracking: [],
-                                     hasBodyDetector: true, hasObjectDetector: false)
+            let plan = schedule.plan(
+                at: MonotonicInstant(seconds: Double(i) / 30), facesSeenLately: true, tracking: [],
+                hasBodyDetector: true, hasObjectDetector: false)
             if plan.bodies { bodyFrames += 1 }
             #expect(!plan.objects && plan.secondLooks.isEmpty)
         }
@@ -90,16 +110,26 @@ enum MessiLabel {
         // Without faces, bodies twice as often.
         bodyFrames = 0
         for i in 30..<60 {
-            if schedule.plan(at: MonotonicInstant(seconds: Double(i) / 30), facesSeenLately: false, tracking: [],
-                             hasBodyDetector: true, hasObjectDetector: false).bodies { bodyFrames += 1 }
+            if schedule.plan(
+                at: MonotonicInstant(seconds: Double(i) / 30), facesSeenLately: false, tracking: [],
+                hasBodyDetector: true, hasObjectDetector: false
+            ).bodies {
+                bodyFrames += 1
+            }
         }
         #expect(bodyFrames == 10)
-        let small = DetectionSchedule.Focus(rect: NormalizedRect(x: 0.5, y: 0.5, width: 0.02, height: 0.03), kind: .humanFace, hasFace: false)
-        let big = DetectionSchedule.Focus(rect: NormalizedRect(x: 0.1, y: 0.5, width: 0.2, height: 0.3), kind: .humanFace, hasFace: false)
-        let faceless = DetectionSchedule.Focus(rect: NormalizedRect(x: 0.7, y: 0.1, width: 0.1, height: 0.5), kind: .humanBody, hasFace: false)
-        let linked = DetectionSchedule.Focus(rect: NormalizedRect(x: 0.1, y: 0.1, width: 0.1, height: 0.5), kind: .humanBody, hasFace: true)
-        let looks = schedule.plan(at: MonotonicInstant(seconds: 3), facesSeenLately: true, tracking: [small, big, faceless, linked],
-                                  hasBodyDetector: false, hasObjectDetector: false).secondLooks
+        let small = DetectionSchedule.Focus(
+            rect: NormalizedRect(x: 0.5, y: 0.5, width: 0.02, height: 0.03), kind: .humanFace, hasFace: false)
+        let big = DetectionSchedule.Focus(
+            rect: NormalizedRect(x: 0.1, y: 0.5, width: 0.2, height: 0.3), kind: .humanFace, hasFace: false)
+        let faceless = DetectionSchedule.Focus(
+            rect: NormalizedRect(x: 0.7, y: 0.1, width: 0.1, height: 0.5), kind: .humanBody, hasFace: false)
+        let linked = DetectionSchedule.Focus(
+            rect: NormalizedRect(x: 0.1, y: 0.1, width: 0.1, height: 0.5), kind: .humanBody, hasFace: true)
+        let looks = schedule.plan(
+            at: MonotonicInstant(seconds: 3), facesSeenLately: true, tracking: [small, big, faceless, linked],
+            hasBodyDetector: false, hasObjectDetector: false
+        ).secondLooks
         #expect(looks.count == 2)
         #expect(looks.contains { abs($0.midX - 0.51) < 1e-9 && $0.width > 0.02 }, "around the small face")
         #expect(looks.contains { $0.y > 0.3 && abs($0.midX - 0.75) < 1e-9 }, "where the faceless body's head is")
@@ -110,16 +140,19 @@ enum MessiLabel {
         let photo = try Fixtures.photo("astronaut.png")
         // The astronaut shrunk to a 26 px face in the middle of a 1280×720 grey frame.
         let small = try photo.resized(to: PixelSize(width: 104, height: 104))
-        var frame = Frame(stamp: FrameStamp(sequence: 0, time: .zero), width: 1280, height: 720, format: .bgr, fill: 128)
+        var frame = Frame(
+            stamp: FrameStamp(sequence: 0, time: .zero), width: 1280, height: 720, format: .bgr, fill: 128)
         try frame.blend(small, alpha: nil, into: PixelRect(x: 600, y: 300, width: 104, height: 104))
         let yunet = try YuNetFaceDetector(modelPath: registry.resolve("yunet"))
         #expect(try yunet.detect(frame).isEmpty, "too small at 320 wide")
         let stage = DetectionStage(faces: yunet)
         let face = ImageCoordinates(size: frame.size).normalized(PixelRect(x: 634, y: 310, width: 26, height: 32))
-        let result = stage.detect(frame, tracking: [DetectionSchedule.Focus(rect: face, kind: .humanFace, hasFace: false)])
+        let result = stage.detect(
+            frame, tracking: [DetectionSchedule.Focus(rect: face, kind: .humanFace, hasFace: false)])
         #expect(result.plan.secondLooks.count == 1)
         let found = try #require(result.detections.first)
-        #expect(found.rect.intersectionOverUnion(PixelRect(x: 634, y: 310, width: 26, height: 32)) > 0.4, "\(found.rect)")
+        #expect(
+            found.rect.intersectionOverUnion(PixelRect(x: 634, y: 310, width: 26, height: 32)) > 0.4, "\(found.rect)")
         #expect(found.imageSize == frame.size)
     }
 }

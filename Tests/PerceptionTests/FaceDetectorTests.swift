@@ -1,8 +1,9 @@
 import DockCore
 import Foundation
 import Imaging
-import Testing
 import TestSupport
+import Testing
+
 @testable import Perception
 
 @Suite(.tags(.unit)) struct FaceDetectorTests {
@@ -53,8 +54,11 @@ import TestSupport
         #expect(built.detector.name == "lbp" && built.fallbackReason == nil)
         let faces = try built.detector.detect(try Fixtures.photo("astronaut.png"))
         // LBP boxes only the inner face (eyes to mouth), tighter than the label.
-        #expect(faces.contains { AstronautLabel.face.contains(x: $0.rect.x + $0.rect.width / 2, y: $0.rect.y + $0.rect.height / 2)
-            && $0.rect.intersectionOverUnion(AstronautLabel.face) > 0.3 }, "\(faces.map(\.rect))")
+        #expect(
+            faces.contains {
+                AstronautLabel.face.contains(x: $0.rect.x + $0.rect.width / 2, y: $0.rect.y + $0.rect.height / 2)
+                    && $0.rect.intersectionOverUnion(AstronautLabel.face) > 0.3
+            }, "\(faces.map(\.rect))")
     }
 
     @Test func missingModelFallsBackAndSaysWhereItLooked() throws {
@@ -80,8 +84,10 @@ import TestSupport
 }
 
 @Suite(.tags(.unit)) struct FaceYawTests {
-    let frontal = [PixelPoint(x: 40, y: 50), PixelPoint(x: 80, y: 50), PixelPoint(x: 60, y: 70),
-                   PixelPoint(x: 45, y: 90), PixelPoint(x: 75, y: 90)]
+    let frontal = [
+        PixelPoint(x: 40, y: 50), PixelPoint(x: 80, y: 50), PixelPoint(x: 60, y: 70),
+        PixelPoint(x: 45, y: 90), PixelPoint(x: 75, y: 90),
+    ]
 
     @Test func frontalFaceHasNoYaw() throws {
         let yaw = try #require(FaceYaw.estimate(landmarks: frontal))
@@ -107,9 +113,10 @@ import TestSupport
     }
 
     @Test func mapperConvertsToLowerLeftUnitRects() throws {
-        let detection = Detection(kind: .humanFace, label: "face", rect: PixelRect(x: 100, y: 0, width: 100, height: 50),
-                                  score: 0.9, landmarks: frontal, stamp: FrameStamp(sequence: 3, time: .zero),
-                                  imageSize: PixelSize(width: 1000, height: 500))
+        let detection = Detection(
+            kind: .humanFace, label: "face", rect: PixelRect(x: 100, y: 0, width: 100, height: 50),
+            score: 0.9, landmarks: frontal, stamp: FrameStamp(sequence: 3, time: .zero),
+            imageSize: PixelSize(width: 1000, height: 500))
         let observation = try #require(ObservationMapper().observations(from: [detection]).first)
         #expect(observation.rect == NormalizedRect(x: 0.1, y: 0.9, width: 0.1, height: 0.1))
         #expect(observation.stamp.sequence == 3 && observation.kind == .humanFace && observation.faceYaw != nil)

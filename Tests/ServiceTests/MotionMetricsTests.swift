@@ -1,6 +1,6 @@
 import Bench
-import Testing
 import TestSupport
+import Testing
 
 @Suite(.tags(.unit)) struct MotionMetricsTests {
     @Test func stepResponseOnAHandMadeTrajectory() {
@@ -11,9 +11,11 @@ import TestSupport
         let r = MotionMetrics.stepResponse(times: times, values: values, stepTime: 1, start: 0, target: 10, band: 0.5)
         #expect(r.settleTime.map { abs($0 - 0.8) < 1e-12 } == true)
         #expect(abs(r.overshoot - 0.15) < 1e-12)
-        let never = MotionMetrics.stepResponse(times: [0, 1, 2], values: [0, 5, 7], stepTime: 0, start: 0, target: 10, band: 0.5)
+        let never = MotionMetrics.stepResponse(
+            times: [0, 1, 2], values: [0, 5, 7], stepTime: 0, start: 0, target: 10, band: 0.5)
         #expect(never.settleTime == nil && never.overshoot == 0)
-        let down = MotionMetrics.stepResponse(times: [0, 1, 2], values: [10, -1, 0], stepTime: 0, start: 10, target: 0, band: 0.5)
+        let down = MotionMetrics.stepResponse(
+            times: [0, 1, 2], values: [10, -1, 0], stepTime: 0, start: 10, target: 0, band: 0.5)
         #expect(abs(down.overshoot - 0.1) < 1e-12 && down.settleTime == 2)
     }
 

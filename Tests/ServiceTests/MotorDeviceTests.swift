@@ -3,8 +3,9 @@ import DockCore
 import Foundation
 import Imaging
 import Motion
-import Testing
 import TestSupport
+import Testing
+
 @testable import BenchRunner
 @testable import ControlClient
 @testable import ControlServer
@@ -17,7 +18,9 @@ import TestSupport
         #expect(MotorDeviceSpec(parsing: "visca:/dev/ttyS1@38400") == .viscaSerial(path: "/dev/ttyS1", baud: 38400))
         #expect(MotorDeviceSpec(parsing: "visca-udp:192.0.2.7") == .viscaUDP(host: "192.0.2.7", port: 52381))
         #expect(MotorDeviceSpec(parsing: "visca-tcp:cam.local:5678") == .viscaTCP(host: "cam.local", port: 5678))
-        #expect(MotorDeviceSpec(parsing: "pelco:/dev/ttyUSB1@2400/7") == .pelcoD(path: "/dev/ttyUSB1", baud: 2400, address: 7))
+        #expect(
+            MotorDeviceSpec(parsing: "pelco:/dev/ttyUSB1@2400/7")
+                == .pelcoD(path: "/dev/ttyUSB1", baud: 2400, address: 7))
         #expect(MotorDeviceSpec(parsing: "maestro:/dev/ttyACM0") == .maestro(path: "/dev/ttyACM0"))
         #expect(MotorDeviceSpec(parsing: "uvc") == .uvc)
         for bad in ["bgc:/dev/x", "visca:", "visca-tcp:host", "visca:/dev/x@fast", "simplebgc"] {
@@ -26,9 +29,13 @@ import TestSupport
     }
 
     @Test func aRealGimbalNeedsALiveCamera() {
-        #expect(throws: UsageError.self) { try DockdOptions.parse(["--source", "a.avi", "--gimbal", "simplebgc:/dev/ttyUSB0"]) }
+        #expect(throws: UsageError.self) {
+            try DockdOptions.parse(["--source", "a.avi", "--gimbal", "simplebgc:/dev/ttyUSB0"])
+        }
         #expect(throws: UsageError.self) { try DockdOptions.parse(["--gimbal", "robot:/dev/x"]) }
-        #expect(throws: Never.self) { try DockdOptions.parse(["--camera", "/dev/video0", "--gimbal", "visca-udp:10.0.0.9"]) }
+        #expect(throws: Never.self) {
+            try DockdOptions.parse(["--camera", "/dev/video0", "--gimbal", "visca-udp:10.0.0.9"])
+        }
     }
 }
 
@@ -36,7 +43,8 @@ import TestSupport
     /// The astronaut in the right half of the picture, as a JPEG.
     func offCentreJPEG() throws -> [UInt8] {
         var canvas = Frame(stamp: FrameStamp(sequence: 0, time: .zero), width: 512, height: 512, format: .bgr, fill: 90)
-        try canvas.blend(try Fixtures.photo("astronaut.png"), alpha: nil, into: PixelRect(x: 256, y: 128, width: 256, height: 256))
+        try canvas.blend(
+            try Fixtures.photo("astronaut.png"), alpha: nil, into: PixelRect(x: 256, y: 128, width: 256, height: 256))
         let path = Fixtures.temporaryDirectory("offcentre") + "/frame.jpg"
         try canvas.write(to: path)
         return Array(try Data(contentsOf: URL(fileURLWithPath: path)))

@@ -4,8 +4,10 @@ import DockKit
 import Foundation
 import Imaging
 import Motion
-import Testing
+import PeerBench
 import TestSupport
+import Testing
+
 @testable import BenchRunner
 @testable import ControlClient
 @testable import ControlServer
@@ -23,36 +25,49 @@ import TestSupport
         return c
     }
 
-    func scene(_ name: String) throws -> BenchScene { try BenchScene.load(path: Fixtures.repositoryRoot + "/scenes/\(name).json") }
+    func scene(_ name: String) throws -> BenchScene {
+        try BenchScene.load(path: Fixtures.repositoryRoot + "/scenes/\(name).json")
+    }
 
     @Test func sameSceneAndSeedGiveTheSameFigures() throws {
         var c = base
         c.maximumFrames = 100
         let steps = try scene("steps")
-        let a = try SceneRun.run(steps, base: c, law: .dock), b = try SceneRun.run(steps, base: c, law: .dock)
+        let a = try SceneRun.run(steps, base: c, law: .dock)
+        let b = try SceneRun.run(steps, base: c, law: .dock)
         #expect(a.summary.frames == 100 && a.summary.trace == b.summary.trace)
         let pick = { (run: SceneRun) in run.figures.filter { SceneRun.deterministicKeys.contains($0.key) } }
         #expect(pick(a) == pick(b))
         // 100 frames reach 3.3 s: the first step (3 s) is measured; the person was acquired and framed.
-        #expect(a.evaluation.steps.count == 1 && a.evaluation.steps == b.evaluation.steps && (a.evaluation.loop.inViewShare ?? 0) > 0.95)
+        #expect(
+            a.evaluation.steps.count == 1 && a.evaluation.steps == b.evaluation.steps
+                && (a.evaluation.loop.inViewShare ?? 0) > 0.95)
         #expect(a.figures.first { $0.key == "acquire_s" }?.value.map { $0 < 0.5 } == true)
     }
 
     @Test func reportHasTablesJSONTracesAndPlots() throws {
         let directory = Fixtures.temporaryDirectory("bench-report")
-        let command = try BenchCommand(arguments: [Fixtures.repositoryRoot + "/scenes/steps.json", Fixtures.repositoryRoot + "/scenes/occlusion.json",
-                                                   "--frames", "40", "--report", directory, "--quiet",
-                                                   "--models", Fixtures.repositoryRoot + "/models", "--media", Fixtures.repositoryRoot + "/.cache/media"])
+        let command = try BenchCommand(arguments: [
+            Fixtures.repositoryRoot + "/scenes/steps.json", Fixtures.repositoryRoot + "/scenes/occlusion.json",
+            "--frames", "40", "--report", directory, "--quiet",
+            "--models", Fixtures.repositoryRoot + "/models", "--media", Fixtures.repositoryRoot + "/.cache/media",
+        ])
         var notes: [String] = []
         let text = try command.run { notes.append($0) }
         #expect(text.contains("control law: dock") && text.contains("control law: pid") && text.contains("overall"))
-        let json = try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: directory + "/report.json"))) as? [String: Any]
+        let json =
+            try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: directory + "/report.json")))
+            as? [String: Any]
         let laws = try #require(json?["laws"] as? [String: Any])
         let dock = try #require((laws["dock"] as? [String: Any])?["scenes"] as? [String: Any])
         let steps = try #require(dock["steps"] as? [String: Any])
-        #expect(steps["frames"] as? Int == 40 && steps["centering_rms_deg"] is Double && (steps["stages"] as? [String: Any])?["detect"] != nil)
+        #expect(
+            steps["frames"] as? Int == 40 && steps["centering_rms_deg"] is Double
+                && (steps["stages"] as? [String: Any])?["detect"] != nil)
         let markdown = try String(contentsOfFile: directory + "/summary.md", encoding: .utf8)
-        #expect(markdown.contains("| steps |") && markdown.contains("| occlusion |") && markdown.contains("| **overall** |"))
+        #expect(
+            markdown.contains("| steps |") && markdown.contains("| occlusion |") && markdown.contains("| **overall** |")
+        )
         let trace = try String(contentsOfFile: directory + "/traces/occlusion-pid.csv", encoding: .utf8)
         #expect(trace.split(separator: "\n").count == 41 && trace.hasPrefix(TraceRow.csvHeader))
         for plot in ["error-steps-dock.png", "error-occlusion-pid.png", "latency.png"] {
@@ -69,7 +84,8 @@ import TestSupport
             .write(toFile: bad, atomically: true, encoding: .utf8)
         let command = try BenchCommand(arguments: [Fixtures.repositoryRoot + "/scenes/steps.json", bad, "--quiet"])
         #expect { _ = try command.run { _ in } } throws: { error in
-            (error as? SessionError)?.message == "scene \(bad): gimbal.max_speed: unknown key (misspelt? see docs/scenes.md)"
+            (error as? SessionError)?.message
+                == "scene \(bad): gimbal.max_speed: unknown key (misspelt? see docs/scenes.md)"
         }
     }
 
@@ -81,15 +97,26 @@ import TestSupport
         let video = Fixtures.temporaryDirectory("peer") + "/view.avi"
         _ = try SceneRun.run(try scene("two-people"), base: c, law: .dock, outputVideo: video)
         let model = Fixtures.repositoryRoot + "/models/face_detection_yunet_2022mar.onnx"
-        let ours = try PeerRunResult(json: Data(try PeerRunResult.runOurs(video: video, modelPath: model, detectWidth: 320).jsonText.utf8))
-        let python = try PeerRunResult(json: try PeerComparison.output(of: "/usr/bin/python3", [
-            Fixtures.repositoryRoot + "/Scripts/peer/yunet_peer.py", video, model, "--detect-width", "320"]))
+        let ours = try PeerRunResult(
+            json: Data(try PeerRunResult.runOurs(video: video, modelPath: model, detectWidth: 320).jsonText.utf8))
+        let python = try PeerRunResult(
+            json: try PeerComparison.output(
+                of: "/usr/bin/python3",
+                [
+                    Fixtures.repositoryRoot + "/Scripts/peer/yunet_peer.py", video, model, "--detect-width", "320",
+                ]))
         #expect(ours.frames == 30 && python.frames == 30)
         #expect(ours.faces.count >= 30 && ours.frameMilliseconds.count == 30 && python.maxResidentKB > 0)
-        let comparison = PeerComparison(video: video, ours: [ours], python: [python])
+        var comparison = PeerComparison(video: video, ours: [ours], python: [python])
         let agreement = comparison.agreement
-        #expect(agreement.oursMatched > 0.95 && agreement.pythonMatched > 0.95 && agreement.meanIoU > 0.95, "\(agreement)")
+        #expect(
+            agreement.oursMatched > 0.95 && agreement.pythonMatched > 0.95 && agreement.meanIoU > 0.95, "\(agreement)")
         #expect(comparison.text.contains("CPU ms per frame") && comparison.markdown.contains("| peak RSS MB |"))
+        #expect(comparison.markdown.contains("| wall s | \(String(format: "%.2f", ours.wallSeconds)) |"))
+        comparison.liveLatency = (15.5, 31.2)
+        #expect(comparison.text.contains("capture→command p50 15.50 ms, p99 31.20 ms"))
+        #expect(comparison.json["live_capture_command_p99_ms"] as? Double == 31.2)
+        #expect(throws: SessionError.self) { try PeerComparison.liveLatency(fromSoakJSON: Data("{}".utf8)) }
     }
 
     @Test func peerOutputThatIsNotJSONIsAClearError() {
@@ -109,10 +136,11 @@ import TestSupport
 
     @Test func theCameraMovesToWhoeverSpeaks() throws {
         var c = base
-        c.maximumFrames = 240   // 8 s: person 1 speaks 0–5 s, person 2 from 5 s
+        c.maximumFrames = 240  // 8 s: person 1 speaks 0–5 s, person 2 from 5 s
         let scene = try BenchScene.load(path: Fixtures.repositoryRoot + "/scenes/two-people.json")
         let ears = try SceneRun.run(scene, base: c, law: .dock)
-        #expect(ears.audioNote?.hasPrefix("audio: 2 channels at 48000 Hz") == true, "\(String(describing: ears.audioNote))")
+        #expect(
+            ears.audioNote?.hasPrefix("audio: 2 channels at 48000 Hz") == true, "\(String(describing: ears.audioNote))")
         let e = ears.evaluation
         // Person 2 is framed within 1.5 s of starting to speak, and from then on.
         let framedB = e.samples.indices.first { e.samples[$0].time > 5 && e.framed[$0].contains(2) }
@@ -128,17 +156,40 @@ import TestSupport
 
     @Test func trackingStatesCarrySpeakingConfidence() async throws {
         var c = base
-        c.maximumFrames = 90   // 3 s: person 1 is speaking
-        let configuration = try BenchScene.load(path: Fixtures.repositoryRoot + "/scenes/two-people.json").configuration(base: c)
+        c.maximumFrames = 90  // 3 s: person 1 is speaking
+        let configuration = try BenchScene.load(path: Fixtures.repositoryRoot + "/scenes/two-people.json")
+            .configuration(base: c)
         let session = try Pipeline(simulating: configuration)
-        var states = try session.accessory.trackingStates.makeAsyncIterator()
+        var states = session.accessory.trackingStates.makeAsyncIterator()
         _ = try session.run()
         var confidences: [Double] = []
-        for _ in 0..<4 {   // the newest four states stay buffered
+        for _ in 0..<4 {  // the newest four states stay buffered
             guard let state = await states.next() else { break }
-            for case .person(let person) in state.trackedSubjects { confidences.append(person.speakingConfidence ?? -1) }
+            for case .person(let person) in state.trackedSubjects {
+                confidences.append(person.speakingConfidence ?? -1)
+            }
         }
         #expect(confidences.contains { $0 > 0.5 } && confidences.allSatisfy { $0 >= 0 }, "\(confidences)")
+    }
+
+    /// `selectSubjects` with several ids frames them together (DockKit's group), not the first.
+    @Test func severalSelectedSubjectsAreFramedTogether() throws {
+        var c = base
+        c.maximumFrames = 60
+        let configuration = try BenchScene.load(path: Fixtures.repositoryRoot + "/scenes/two-people.json")
+            .configuration(base: c)
+        let session = try Pipeline(simulating: configuration)
+        let dock = session.accessory
+        // As soon as both people are tracked, a client selects both.
+        let id = dock.trackingBroadcast.subscribe { state in
+            let ids = state.trackedSubjects.map(\.identifier)
+            if ids.count == 2 && dock.lockedSubjects.isEmpty { try? dock.lockSubjects(ids) }
+        }
+        defer { dock.trackingBroadcast.unsubscribe(id) }
+        _ = try session.run()
+        #expect(dock.lockedSubjects.count == 2)
+        let (snapshot, _) = try #require(session.monitor.latestSnapshot())
+        #expect(Set(snapshot.framed) == Set(dock.lockedSubjects), "both framed: \(snapshot.framed)")
     }
 
     @Test func aBadAudioFileLeavesTrackingOnVisionAlone() throws {
@@ -148,7 +199,9 @@ import TestSupport
         try Data("RIFF\u{0}\u{0}\u{0}\u{0}WAVEnothing".utf8).write(to: URL(fileURLWithPath: wav))
         c.audioFile = wav
         let session = try Pipeline(simulating: c)
-        #expect(session.audioNote?.contains("audio off, tracking on vision alone") == true, "\(String(describing: session.audioNote))")
+        #expect(
+            session.audioNote?.contains("audio off, tracking on vision alone") == true,
+            "\(String(describing: session.audioNote))")
         let summary = try session.run()
         #expect(summary.frames == 20 && summary.rateContractErrors == 0)
     }

@@ -1,7 +1,7 @@
 import DockCore
 import Foundation
-import Testing
 import TestSupport
+import Testing
 
 /// dockd under signals: 20 SIGTERMs at random moments while the loop runs, each preceded by
 /// harmless signals (SIGCHLD, SIGWINCH, SIGURG) that must change nothing.

@@ -1,7 +1,10 @@
 import DockCore
 import Foundation
-import Testing
+import Imaging
+import PeerBench
 import TestSupport
+import Testing
+
 @testable import BenchRunner
 @testable import ControlClient
 @testable import ControlServer
@@ -12,57 +15,111 @@ import TestSupport
 /// per-frame records a benchmark keeps are not kept.
 @Suite(.serialized, .tags(.realTime), .notInFastRuns) struct SoakTests {
     @Test func loopedDemoRunsInRealTimeAndReportsDrift() throws {
-        var soak = try SoakCommand(arguments: ["--minutes", "0.25", "--sample-seconds", "1", "--threads", "1", "--bodies", "none",
-                                               "--models", Fixtures.repositoryRoot + "/models", "--media", Fixtures.repositoryRoot + "/.cache/media"])
-        soak.configuration.scene.duration = 2   // loop every 2 s: 7 loops in 15 s
+        var soak = try SoakCommand(arguments: [
+            "--minutes", "0.25", "--sample-seconds", "1", "--threads", "1", "--bodies", "none",
+            "--models", Fixtures.repositoryRoot + "/models", "--media", Fixtures.repositoryRoot + "/.cache/media",
+        ])
+        soak.configuration.scene.duration = 2  // loop every 2 s: 7 loops in 15 s
         let result = try soak.run { _ in }
         // 15 s of media at 30 fps, paced to the wall clock (a few more while a slow build stops):
         // every frame the simulated camera produced is processed, skipped for a newer one, or
         // in flight at the stop.
         let accounting = result.summary.accounting
-        #expect((445...470).contains(accounting.produced) && result.summary.frames == accounting.processed && accounting.processed > 0,
-                "\(accounting.report)")
-        #expect(accounting.produced == accounting.processed + accounting.skippedForLateness + accounting.pendingAtStop, "\(accounting.report)")
+        #expect(
+            (445...470).contains(accounting.produced) && result.summary.frames == accounting.processed
+                && accounting.processed > 0,
+            "\(accounting.report)")
+        #expect(
+            accounting.produced == accounting.processed + accounting.skippedForLateness + accounting.pendingAtStop,
+            "\(accounting.report)")
         // The real-time rig: commands carry results within a frame period or so of their capture.
         #expect(try #require(result.summary.timings.percentiles("capture→command").median) < 100)
         #expect(result.summary.wallSeconds >= 14.5, "a real-time run cannot finish early")
         #expect(result.summary.trace.isEmpty && result.summary.frameSamples.isEmpty)
         #expect(result.memory.count >= 3 && result.driftBytes != nil)
+        #expect(result.memory.last?.heap.isNaN == true, "the heap is not sampled after the run")
+        // glibc's heap figures exist unless a sanitizer's allocator replaced glibc's.
+        if Imaging.heapBytesInUse() != nil {
+            #expect(result.heapDriftBytes != nil)
+            #expect(result.memory.dropLast().allSatisfy { $0.heap < $0.bytes })
+        }
         #expect(result.summary.rateContractErrors == 0 && result.summary.finalCommand == .init())
         let report = SoakCommand.report(result, json: false)
         #expect(report.contains("rss drift mib") && report.contains("lag p99 frames"))
-        let json = try JSONSerialization.jsonObject(with: Data(SoakCommand.report(result, json: true).utf8)) as? [String: Any]
+        let json =
+            try JSONSerialization.jsonObject(with: Data(SoakCommand.report(result, json: true).utf8)) as? [String: Any]
         #expect(json?["frames"] as? Double == Double(result.summary.frames))
+        // The benchmark's peer report reads its live latency from this JSON.
+        let live = try PeerComparison.liveLatency(fromSoakJSON: Data(SoakCommand.report(result, json: true).utf8))
+        let command = result.summary.timings.percentiles("capture→command")
+        #expect(abs(live.p50 - command.median!) < 0.01 && abs(live.p99 - command.p99!) < 0.01)
     }
 
-    @Test func driftAndSlopeOfKnownSamples() {
+    @Test func driftAndSlopeOfKnownSamples() throws {
         // 1 MiB every minute after a one-minute warm-up: drift 3 MiB over three minutes, slope 10 MiB per 10 minutes.
         let mib = 1_048_576.0
-        let memory = (0...4).map { (Double($0) * 60, 50 * mib + Double(max(0, $0 - 1)) * mib) }
+        let memory: [(time: Double, bytes: Double, heap: Double)] = (0...4).map { (i: Int) in
+            (Double(i) * 60, 50 * mib + Double(max(0, i - 1)) * mib, 20 * mib)
+        }
         let result = SoakCommand.Result(summary: SessionSummary(), memory: memory, lagFrames: [], warmUp: 60)
         #expect(result.driftBytes == 3 * mib)
         #expect(abs(result.slopeBytesPerTenMinutes! - 10 * mib) < 1)
+        #expect(result.heapDriftBytes == nil, "six samples after warm-up are needed for the heap's floor")
+        // The heap's floor: frames in flight at a sample (+2 MiB) do not count, a rising floor does.
+        let spiky: [(time: Double, bytes: Double, heap: Double)] = (0...12).map { (i: Int) in
+            let inFlight: Double = i % 3 == 0 ? 2 * mib : 0
+            let leaked: Double = i >= 10 ? 0.5 * mib : 0
+            return (Double(i) * 15, 60 * mib, 20 * mib + inFlight + leaked)
+        }
+        let floor = SoakCommand.Result(summary: SessionSummary(), memory: spiky, lagFrames: [], warmUp: 60)
+        #expect(floor.heapDriftBytes == 0.5 * mib)
+        // The sample after the run (heap NaN: the pipeline's buffers are gone) does not count.
+        let ended = SoakCommand.Result(
+            summary: SessionSummary(), memory: spiky + [(181, 50 * mib, .nan)], lagFrames: [], warmUp: 60)
+        #expect(ended.heapDriftBytes == 0.5 * mib)
+        // Without heap figures (a sanitizer's allocator) the JSON report still parses, nulls for them.
+        let blind = SoakCommand.Result(
+            summary: SessionSummary(), memory: spiky.map { ($0.time, $0.bytes, .nan) }, lagFrames: [], warmUp: 60)
+        #expect(blind.heapDriftBytes == nil)
+        let object = try JSONSerialization.jsonObject(with: Data(SoakCommand.report(blind, json: true).utf8))
+        #expect((object as? [String: Any])?["heap_drift_mib"] is NSNull)
     }
 
     @Test func theCheckPassesAFlatRunAndNamesEachFailure() {
         let mib = 1_048_576.0
         var summary = SessionSummary()
         summary.frames = 5000
-        let flat: [(time: Double, bytes: Double)] = (0...4).map { i in
-            let wobble: Double = i % 2 == 0 ? 0 : 0.1 * mib
-            return (Double(i) * 60, 100 * mib + wobble)
+        // A flat heap with frames in flight now and then, and the resident size stepping 3 MiB
+        // once (glibc's arenas do): a pass.
+        let flat: [(time: Double, bytes: Double, heap: Double)] = (0...12).map { (i: Int) in
+            let wobble: Double = i % 2 == 0 ? 0 : 0.7 * mib
+            let step: Double = i > 6 ? 3 * mib : 0
+            return (Double(i) * 15, 100 * mib + step, 40 * mib + wobble)
         }
-        #expect(SoakCommand.failures(SoakCommand.Result(summary: summary, memory: flat, lagFrames: [], warmUp: 60)).isEmpty)
-        let growing: [(time: Double, bytes: Double)] = (0...4).map { i in (Double(i) * 60, 100 * mib + Double(i) * mib) }
+        #expect(
+            SoakCommand.failures(SoakCommand.Result(summary: summary, memory: flat, lagFrames: [], warmUp: 60)).isEmpty)
+        // A loaded machine's hiccups (68 of 5,402 frames late, 1.3 %, seen on CI) are not a stall.
+        var busy = summary
+        busy.accounting.delivered = 5402
+        busy.accounting.processed = 5334
+        busy.accounting.replacedByNewer = 68
+        #expect(
+            SoakCommand.failures(SoakCommand.Result(summary: busy, memory: flat, lagFrames: [], warmUp: 60)).isEmpty)
+        let growing: [(time: Double, bytes: Double, heap: Double)] = (0...12).map { (i: Int) in
+            let n = Double(i)
+            return (n * 15, 100 * mib + n * mib, 40 * mib + n * 0.5 * mib)
+        }
         summary.rateContractErrors = 2
         summary.deadmanStops = 1
         summary.accounting.delivered = 5030
-        summary.accounting.processed = 5000
-        summary.accounting.replacedByNewer = 30
-        let failures = SoakCommand.failures(SoakCommand.Result(summary: summary, memory: growing, lagFrames: [], warmUp: 60))
-        #expect(failures.count == 4)
-        #expect(failures.first == "RSS drifted 3.00 MiB after warm-up (limit 1 MiB)")
-        #expect(failures.last == "30 of 5030 frames dropped for lateness (limit 0.5 %)")
+        summary.accounting.processed = 4700
+        summary.accounting.replacedByNewer = 330
+        let failures = SoakCommand.failures(
+            SoakCommand.Result(summary: summary, memory: growing, lagFrames: [], warmUp: 60))
+        #expect(failures.count == 5)
+        #expect(failures.first == "the heap in use grew 3.00 MiB after warm-up (limit 1 MiB)")
+        #expect(failures.contains("RSS drifted 8.00 MiB after warm-up (limit 8 MiB)"))
+        #expect(failures.last == "330 of 5030 frames dropped for lateness (limit 5 %)")
     }
 }
 

@@ -1,7 +1,8 @@
 import DockCore
 import Foundation
-import Testing
 import TestSupport
+import Testing
+
 @testable import BenchRunner
 @testable import ControlClient
 @testable import ControlServer
@@ -21,8 +22,10 @@ import TestSupport
         process.executableURL = URL(fileURLWithPath: Self.browser)
         let profile = Fixtures.temporaryDirectory("chromium")
         defer { try? FileManager.default.removeItem(atPath: profile) }
-        process.arguments = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--no-first-run",
-                             "--user-data-dir=\(profile)", "--timeout=\(milliseconds)", "--dump-dom", url]
+        process.arguments = [
+            "--headless", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--no-first-run",
+            "--user-data-dir=\(profile)", "--timeout=\(milliseconds)", "--dump-dom", url,
+        ]
         let out = Pipe()
         process.standardOutput = out
         process.standardError = FileHandle.nullDevice
@@ -40,12 +43,18 @@ import TestSupport
     }
 
     @Test func theBrowserShowsTheTrackedSubjectsAndTheFramingMode() throws {
-        #expect(FileManager.default.isExecutableFile(atPath: Self.browser), "Scripts/setup installs chromium-headless-shell")
+        #expect(
+            FileManager.default.isExecutableFile(atPath: Self.browser), "Scripts/setup installs chromium-headless-shell"
+        )
         let demo = try ServedDemo()
         defer { demo.shutDown() }
         #expect(try demo.post("/v1/framing", ["mode": "left"]).status == 200)
-        let subject = try #require(demo.session.accessory.latestTrackingState?.trackedSubjects.first?.identifier.uuidString)
-        guard case .tcp(_, let port) = demo.tcp.endpoint else { Issue.record("no TCP endpoint"); return }
+        let subject = try #require(
+            demo.session.accessory.latestTrackingState?.trackedSubjects.first?.identifier.uuidString)
+        guard case .tcp(_, let port) = demo.tcp.endpoint else {
+            Issue.record("no TCP endpoint")
+            return
+        }
 
         let page = try renderedPage("http://127.0.0.1:\(port)/?token=\(ServedDemo.token)")
         #expect(page.contains("<span id=\"accessory\">simulated gimbal</span>"), "\(page.prefix(2000))")

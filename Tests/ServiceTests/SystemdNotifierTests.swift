@@ -1,7 +1,8 @@
 import DockCore
 import Foundation
-import Testing
 import TestSupport
+import Testing
+
 @testable import BenchRunner
 @testable import ControlClient
 @testable import ControlServer
@@ -24,7 +25,9 @@ final class NotifyListener: @unchecked Sendable {
             for (index, byte) in path.utf8.enumerated() { raw[index] = byte }
         }
         let bound = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(socket, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                bind(socket, $0, socklen_t(MemoryLayout<sockaddr_un>.size))
+            }
         }
         guard socket >= 0, bound == 0 else { throw SessionError("cannot bind a datagram socket at \(path)") }
         var timeout = timeval(tv_sec: 0, tv_usec: 50_000)
@@ -54,19 +57,23 @@ final class NotifyListener: @unchecked Sendable {
         let listener = try NotifyListener()
         defer { listener.close() }
         let clock = ManualClock()
-        let notifier = try #require(SystemdNotifier(environment: ["NOTIFY_SOCKET": listener.path, "WATCHDOG_USEC": "200000"], clock: clock))
+        let notifier = try #require(
+            SystemdNotifier(environment: ["NOTIFY_SOCKET": listener.path, "WATCHDOG_USEC": "200000"], clock: clock))
         #expect(notifier.watchdogInterval == 0.2)
         #expect(notifier.send("READY=1"))
-        for _ in 0..<10 {   // 10 rounds of the loop in 0.05 s steps: pings at 0, 0.1, 0.2, 0.3, 0.4
+        for _ in 0..<10 {  // 10 rounds of the loop in 0.05 s steps: pings at 0, 0.1, 0.2, 0.3, 0.4
             notifier.progress()
             clock.advance(bySeconds: 0.05)
         }
-        clock.advance(bySeconds: 5)   // a hung loop: time passes, no progress, no ping
+        clock.advance(bySeconds: 5)  // a hung loop: time passes, no progress, no ping
         Thread.sleep(forTimeInterval: 0.3)
         #expect(listener.messages == ["READY=1"] + Array(repeating: "WATCHDOG=1", count: 5))
         #expect(SystemdNotifier(environment: [:]) == nil)
         // The watchdog is another process's: no pings.
-        let other = try #require(SystemdNotifier(environment: ["NOTIFY_SOCKET": listener.path, "WATCHDOG_USEC": "200000", "WATCHDOG_PID": "1"]))
+        let other = try #require(
+            SystemdNotifier(environment: [
+                "NOTIFY_SOCKET": listener.path, "WATCHDOG_USEC": "200000", "WATCHDOG_PID": "1",
+            ]))
         #expect(other.watchdogInterval == nil)
     }
 
@@ -76,11 +83,15 @@ final class NotifyListener: @unchecked Sendable {
         let listener = try NotifyListener()
         defer { listener.close() }
         var signalled = Date()
-        let result = try ProcessRunner.run("dockd", ["--demo", "--quiet", "--bodies", "none"],
-                                           environment: ["NOTIFY_SOCKET": listener.path, "WATCHDOG_USEC": "400000"],
-                                           readyText: "track rate") { process in
+        let result = try ProcessRunner.run(
+            "dockd", ["--demo", "--quiet", "--bodies", "none"],
+            environment: ["NOTIFY_SOCKET": listener.path, "WATCHDOG_USEC": "400000"],
+            readyText: "track rate"
+        ) { process in
             let deadline = Date().addingTimeInterval(60)
-            while listener.messages.filter({ $0 == "WATCHDOG=1" }).count < 3 && Date() < deadline { Thread.sleep(forTimeInterval: 0.02) }
+            while listener.messages.filter({ $0 == "WATCHDOG=1" }).count < 3 && Date() < deadline {
+                Thread.sleep(forTimeInterval: 0.02)
+            }
             signalled = Date()
             kill(process.processIdentifier, SIGTERM)
         }

@@ -1,10 +1,11 @@
-import Capture
 import CV4L2
+import Capture
 import DockCore
 import Foundation
 import Motion
-import Testing
 import TestSupport
+import Testing
+
 @testable import BenchRunner
 @testable import ControlClient
 @testable import ControlServer
@@ -13,7 +14,7 @@ import TestSupport
 
 @Suite(.tags(.device)) struct UVCPTZTests {
     @Test func absoluteTargetsInArcSecondsOnTheCamerasStepGrid() throws {
-        let camera = CameraFixtures.webcam()   // pan/tilt absolute −36000…36000, step 3600
+        let camera = CameraFixtures.webcam()  // pan/tilt absolute −36000…36000, step 3600
         let backend = try UVCPTZBackend(name: "uvc", port: try V4L2ControlPort(path: camera.path, system: camera))
         #expect(backend.mode == .absolute && !backend.capabilities.hasPositionFeedback)
         var t = MonotonicInstant.zero
@@ -26,25 +27,31 @@ import TestSupport
         #expect(camera.value(of: CV4L2_CID_PAN_ABSOLUTE) == 21600)
         #expect(camera.value(of: CV4L2_CID_TILT_ABSOLUTE) == -10800)
         let state = backend.motionState(at: t)
-        #expect(state.isCommandedOnly && abs(state.angularPositions.y - 21600 / UVCPTZBackend.arcSecondsPerRadian) < 1e-12)
+        #expect(
+            state.isCommandedOnly && abs(state.angularPositions.y - 21600 / UVCPTZBackend.arcSecondsPerRadian) < 1e-12)
     }
 
     @Test func speedControlsWhenTheCameraHasThem() throws {
-        let camera = ScriptedVideoDevice(formats: [.init(.yuyv, "YUYV", sizes: [(640, 480, [30])])], controls: [
-            .init(id: CV4L2_CID_PAN_SPEED, name: "Pan, Speed", minimum: -10, maximum: 10, defaultValue: 0),
-            .init(id: CV4L2_CID_TILT_SPEED, name: "Tilt, Speed", minimum: -10, maximum: 10, defaultValue: 0),
-        ])
-        let backend = try UVCPTZBackend(name: "uvc", port: try V4L2ControlPort(path: camera.path, system: camera),
-                                        maximumSpeed: 1.0)
+        let camera = ScriptedVideoDevice(
+            formats: [.init(.yuyv, "YUYV", sizes: [(640, 480, [30])])],
+            controls: [
+                .init(id: CV4L2_CID_PAN_SPEED, name: "Pan, Speed", minimum: -10, maximum: 10, defaultValue: 0),
+                .init(id: CV4L2_CID_TILT_SPEED, name: "Tilt, Speed", minimum: -10, maximum: 10, defaultValue: 0),
+            ])
+        let backend = try UVCPTZBackend(
+            name: "uvc", port: try V4L2ControlPort(path: camera.path, system: camera),
+            maximumSpeed: 1.0)
         #expect(backend.mode == .speed)
         try backend.setVelocity(Vector3D(x: 0.26, y: -0.5, z: 0), at: .zero)
         #expect(camera.value(of: CV4L2_CID_PAN_SPEED) == -5 && camera.value(of: CV4L2_CID_TILT_SPEED) == -3)
         try backend.setVelocity(Vector3D(x: 0, y: 3, z: 0), at: MonotonicInstant(seconds: 0.1))
-        #expect(camera.value(of: CV4L2_CID_PAN_SPEED) == 10)   // clamped to the camera's range
+        #expect(camera.value(of: CV4L2_CID_PAN_SPEED) == 10)  // clamped to the camera's range
     }
 
     @Test func aCameraWithoutPanTiltIsRefused() throws {
         let camera = ScriptedVideoDevice(formats: [.init(.yuyv, "YUYV", sizes: [(640, 480, [30])])])
-        #expect(throws: LinkError.self) { try UVCPTZBackend(name: "uvc", port: try V4L2ControlPort(path: camera.path, system: camera)) }
+        #expect(throws: LinkError.self) {
+            try UVCPTZBackend(name: "uvc", port: try V4L2ControlPort(path: camera.path, system: camera))
+        }
     }
 }

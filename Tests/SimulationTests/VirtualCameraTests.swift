@@ -1,16 +1,19 @@
 import DockCore
 import Foundation
 import Imaging
-import Testing
 import TestSupport
+import Testing
+
 @testable import Simulation
 
 @Suite(.tags(.unit)) struct VirtualCameraTests {
     let camera = VirtualCamera(
         worldSize: PixelSize(width: 3200, height: 1200),
-        worldIntrinsics: CameraIntrinsics(horizontalFieldOfView: 110 * .pi / 180, size: PixelSize(width: 3200, height: 1200)),
+        worldIntrinsics: CameraIntrinsics(
+            horizontalFieldOfView: 110 * .pi / 180, size: PixelSize(width: 3200, height: 1200)),
         viewSize: PixelSize(width: 640, height: 360),
-        viewIntrinsics: CameraIntrinsics(horizontalFieldOfView: 60 * .pi / 180, size: PixelSize(width: 640, height: 360)))
+        viewIntrinsics: CameraIntrinsics(
+            horizontalFieldOfView: 60 * .pi / 180, size: PixelSize(width: 640, height: 360)))
 
     /// The brightest pixel of a gray frame.
     func brightest(_ frame: Frame) -> PixelPoint {
@@ -22,7 +25,8 @@ import TestSupport
     func remapPutsAWorldPointWhereTheIntrinsicsSay(_ pose: Vector3D) throws {
         // A bright dot in the world at a known direction: 20° right and 5° down of the pose's
         // optical axis, computed from the intrinsics alone.
-        let yaw = pose.y + 20 * .pi / 180, pitch = pose.x + 5 * .pi / 180
+        let yaw = pose.y + 20 * .pi / 180
+        let pitch = pose.x + 5 * .pi / 180
         let direction = Vector3D(x: sin(yaw) * cos(pitch), y: sin(pitch), z: cos(yaw) * cos(pitch))
         let worldPoint = try #require(camera.worldIntrinsics.project(direction))
         var world = Frame(stamp: FrameStamp(sequence: 0, time: .zero), width: 3200, height: 1200, format: .gray)

@@ -28,17 +28,28 @@ public enum CameraFixtures {
     public static func webcam(jpegSize: (Int, Int) = (512, 512)) -> ScriptedVideoDevice {
         ScriptedVideoDevice(
             formats: [
-                .init(.mjpeg, "Motion-JPEG", compressed: true, sizes: [(jpegSize.0, jpegSize.1, [30, 15]), (1280, 720, [30])]),
+                .init(
+                    .mjpeg, "Motion-JPEG", compressed: true,
+                    sizes: [(jpegSize.0, jpegSize.1, [30, 15]), (1280, 720, [30])]),
                 .init(.yuyv, "YUYV 4:2:2", sizes: [(64, 48, [30]), (1280, 720, [10])]),
             ],
             controls: [
                 .init(id: CV4L2_CID_BRIGHTNESS, name: "Brightness", minimum: 0, maximum: 255, defaultValue: 128),
-                .init(id: CV4L2_CID_EXPOSURE_AUTO, name: "Auto Exposure", type: V4L2_CTRL_TYPE_MENU.rawValue, minimum: 0,
-                      maximum: 3, defaultValue: 3, menu: ["Auto Mode", "Manual Mode", "Shutter Priority Mode", "Aperture Priority Mode"]),
-                .init(id: CV4L2_CID_PAN_ABSOLUTE, name: "Pan, Absolute", minimum: -36000, maximum: 36000, step: 3600, defaultValue: 0),
-                .init(id: CV4L2_CID_TILT_ABSOLUTE, name: "Tilt, Absolute", minimum: -36000, maximum: 36000, step: 3600, defaultValue: 0),
-                .init(id: CV4L2_CID_ZOOM_ABSOLUTE, name: "Zoom, Absolute", minimum: 100, maximum: 500, defaultValue: 100),
-                .init(id: CV4L2_CID_PRIVACY, name: "Privacy", type: V4L2_CTRL_TYPE_BOOLEAN.rawValue, minimum: 0, maximum: 1, defaultValue: 0),
+                .init(
+                    id: CV4L2_CID_EXPOSURE_AUTO, name: "Auto Exposure", type: V4L2_CTRL_TYPE_MENU.rawValue, minimum: 0,
+                    maximum: 3, defaultValue: 3,
+                    menu: ["Auto Mode", "Manual Mode", "Shutter Priority Mode", "Aperture Priority Mode"]),
+                .init(
+                    id: CV4L2_CID_PAN_ABSOLUTE, name: "Pan, Absolute", minimum: -36000, maximum: 36000, step: 3600,
+                    defaultValue: 0),
+                .init(
+                    id: CV4L2_CID_TILT_ABSOLUTE, name: "Tilt, Absolute", minimum: -36000, maximum: 36000, step: 3600,
+                    defaultValue: 0),
+                .init(
+                    id: CV4L2_CID_ZOOM_ABSOLUTE, name: "Zoom, Absolute", minimum: 100, maximum: 500, defaultValue: 100),
+                .init(
+                    id: CV4L2_CID_PRIVACY, name: "Privacy", type: V4L2_CTRL_TYPE_BOOLEAN.rawValue, minimum: 0,
+                    maximum: 1, defaultValue: 0),
             ])
     }
 }

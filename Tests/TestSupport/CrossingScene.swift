@@ -33,7 +33,8 @@ public struct CrossingScene {
             let t = Double(i) / Self.fps
             let stamp = FrameStamp(sequence: UInt64(i), time: MonotonicInstant(seconds: 10 + t))
             // Body boxes: 0.16 wide, 0.6 tall; the face sits at the top centre.
-            let ax = 0.1 + 0.1 * t, bx = 0.74 - 0.1 * t
+            let ax = 0.1 + 0.1 * t
+            let bx = 0.74 - 0.1 * t
             var truth: [Truth] = []
             for (person, x, bottom) in [(0, ax, 0.25), (1, bx, 0.22)] {
                 let body = NormalizedRect(x: x, y: bottom, width: 0.16, height: 0.6)
@@ -51,13 +52,18 @@ public struct CrossingScene {
                     confidence = 0.3
                 }
                 if Double.random(in: 0..<1, using: &random) < 0.05 { continue }
-                observations.append(Observation(identifier: observations.count, kind: item.kind,
-                                                rect: Self.jitter(item.rect, &random), confidence: confidence, stamp: stamp))
+                observations.append(
+                    Observation(
+                        identifier: observations.count, kind: item.kind,
+                        rect: Self.jitter(item.rect, &random), confidence: confidence, stamp: stamp))
             }
             if i % 23 == 0 {
-                let ghost = NormalizedRect(x: Double.random(in: 0.1...0.9, using: &random), y: 0.1, width: 0.05, height: 0.07)
-                observations.append(Observation(identifier: observations.count, kind: .humanFace, rect: ghost,
-                                                confidence: 0.35, stamp: stamp))
+                let ghost = NormalizedRect(
+                    x: Double.random(in: 0.1...0.9, using: &random), y: 0.1, width: 0.05, height: 0.07)
+                observations.append(
+                    Observation(
+                        identifier: observations.count, kind: .humanFace, rect: ghost,
+                        confidence: 0.35, stamp: stamp))
             }
             frames.append(Frame(stamp: stamp, observations: observations, truth: truth))
         }
@@ -66,7 +72,8 @@ public struct CrossingScene {
 
     static func jitter(_ r: NormalizedRect, _ random: inout SeededGenerator) -> NormalizedRect {
         func n() -> Double { Double.random(in: -1...1, using: &random) * 0.02 }
-        return NormalizedRect(x: r.x + n() * r.width, y: r.y + n() * r.height,
-                              width: r.width * (1 + n()), height: r.height * (1 + n()))
+        return NormalizedRect(
+            x: r.x + n() * r.width, y: r.y + n() * r.height,
+            width: r.width * (1 + n()), height: r.height * (1 + n()))
     }
 }

@@ -7,8 +7,10 @@ import Motion
 public final class PelcoDHead: @unchecked Sendable {
     private let lock = NSLock()
     private var decoder = PelcoDDecoder()
-    private var dynamics = GimbalDynamics(model: GimbalModel(maximumSpeed: 2, maximumAcceleration: 20, latency: 0,
-                                                             yawRange: -3...3, pitchRange: -1.5...1.5))
+    private var dynamics = GimbalDynamics(
+        model: GimbalModel(
+            maximumSpeed: 2, maximumAcceleration: 20, latency: 0,
+            yawRange: -3...3, pitchRange: -1.5...1.5))
     private let start = SystemMonotonicClock().now
     public let address: UInt8
     public let maximumPanSpeed = 60 * Double.pi / 180
@@ -19,9 +21,21 @@ public final class PelcoDHead: @unchecked Sendable {
 
     public init(address: UInt8 = 1) { self.address = address }
 
-    private var now: MonotonicInstant { MonotonicInstant(nanoseconds: SystemMonotonicClock().now.nanoseconds - start.nanoseconds) }
-    public var velocity: Vector3D { lock.withLock { dynamics.advance(to: now); return dynamics.velocity } }
-    public var pose: Vector3D { lock.withLock { dynamics.advance(to: now); return dynamics.position } }
+    private var now: MonotonicInstant {
+        MonotonicInstant(nanoseconds: SystemMonotonicClock().now.nanoseconds - start.nanoseconds)
+    }
+    public var velocity: Vector3D {
+        lock.withLock {
+            dynamics.advance(to: now)
+            return dynamics.velocity
+        }
+    }
+    public var pose: Vector3D {
+        lock.withLock {
+            dynamics.advance(to: now)
+            return dynamics.position
+        }
+    }
 
     public func handle(_ bytes: [UInt8]) -> [UInt8] {
         lock.withLock {
@@ -32,7 +46,10 @@ public final class PelcoDHead: @unchecked Sendable {
                 case 0x51, 0x53:
                     let degrees = (m.command2 == 0x51 ? dynamics.position.y : dynamics.position.x) * 180 / .pi
                     let h = UInt16((degrees < 0 ? degrees + 360 : degrees) * 100)
-                    out += PelcoD.Message(address: address, command2: m.command2 + 8, data1: UInt8(h >> 8), data2: UInt8(h & 0xFF)).bytes
+                    out +=
+                        PelcoD.Message(
+                            address: address, command2: m.command2 + 8, data1: UInt8(h >> 8), data2: UInt8(h & 0xFF)
+                        ).bytes
                 case 0x03: storedPresets[m.data2] = dynamics.position
                 case 0x05: storedPresets[m.data2] = nil
                 case 0x07: others.append(m)
@@ -84,7 +101,7 @@ public final class MaestroController: @unchecked Sendable {
                     }
                     pending.removeFirst(4)
                 default:
-                    pending.removeFirst()   // not a command byte: skip it
+                    pending.removeFirst()  // not a command byte: skip it
                 }
             }
             return out

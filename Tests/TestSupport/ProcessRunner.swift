@@ -14,18 +14,23 @@ public enum ProcessRunner {
         ProcessInfo.processInfo.environment["OPENDOCK_BIN"] ?? Fixtures.repositoryRoot + "/.build/debug"
     }
 
+    /// A built executable by name, or any program by absolute path.
     public static func executable(_ name: String) throws -> String {
-        let path = binDirectory + "/" + name
-        guard FileManager.default.isExecutableFile(atPath: path) else { throw Fixtures.Missing(path: path + " (run swift build)") }
+        let path = name.hasPrefix("/") ? name : binDirectory + "/" + name
+        guard FileManager.default.isExecutableFile(atPath: path) else {
+            throw Fixtures.Missing(path: path + " (run swift build)")
+        }
         return path
     }
 
     /// Starts the process (with `environment` added to this one's); `whileRunning` gets it
     /// before the wait (to send signals), once its
     /// stderr contains `readyText` when that is given (at most 120 s: slow sanitizer builds).
-    public static func run(_ name: String, _ arguments: [String], currentDirectory: String = Fixtures.repositoryRoot,
-                           environment: [String: String] = [:],
-                           readyText: String? = nil, whileRunning: ((Process) -> Void)? = nil) throws -> ProcessResult {
+    public static func run(
+        _ name: String, _ arguments: [String], currentDirectory: String = Fixtures.repositoryRoot,
+        environment: [String: String] = [:],
+        readyText: String? = nil, whileRunning: ((Process) -> Void)? = nil
+    ) throws -> ProcessResult {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: try executable(name))
         process.arguments = arguments
@@ -38,14 +43,16 @@ public enum ProcessRunner {
             process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
         }
         process.currentDirectoryURL = URL(fileURLWithPath: currentDirectory)
-        let out = Pipe(), err = Pipe()
+        let out = Pipe()
+        let err = Pipe()
         process.standardOutput = out
         process.standardError = err
         process.standardInput = FileHandle.nullDevice
         let start = Date()
         try process.run()
         // Drain both pipes while it runs so a chatty child never blocks on a full pipe.
-        let outData = Accumulator(), errData = Accumulator()
+        let outData = Accumulator()
+        let errData = Accumulator()
         let group = DispatchGroup()
         for (pipe, sink) in [(out, outData), (err, errData)] {
             group.enter()
@@ -60,13 +67,16 @@ public enum ProcessRunner {
         }
         if let readyText {
             let deadline = Date().addingTimeInterval(120)
-            while !errData.text.contains(readyText) && process.isRunning && Date() < deadline { Thread.sleep(forTimeInterval: 0.01) }
+            while !errData.text.contains(readyText) && process.isRunning && Date() < deadline {
+                Thread.sleep(forTimeInterval: 0.01)
+            }
         }
         whileRunning?(process)
         process.waitUntilExit()
         group.wait()
-        return ProcessResult(status: process.terminationStatus, stdout: outData.text, stderr: errData.text,
-                             seconds: Date().timeIntervalSince(start))
+        return ProcessResult(
+            status: process.terminationStatus, stdout: outData.text, stderr: errData.text,
+            seconds: Date().timeIntervalSince(start))
     }
 }
 
@@ -77,9 +87,10 @@ extension ProcessRunner {
         let deadline = Date().addingTimeInterval(seconds)
         while Date() < deadline {
             if let status = try? String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8),
-               let line = status.split(separator: "\n").first(where: { $0.hasPrefix("SigBlk:") }),
-               let mask = UInt64(line.dropFirst("SigBlk:".count).trimmingCharacters(in: .whitespaces), radix: 16),
-               mask & (1 << UInt64(signal - 1)) != 0 {
+                let line = status.split(separator: "\n").first(where: { $0.hasPrefix("SigBlk:") }),
+                let mask = UInt64(line.dropFirst("SigBlk:".count).trimmingCharacters(in: .whitespaces), radix: 16),
+                mask & (1 << UInt64(signal - 1)) != 0
+            {
                 return true
             }
             Thread.sleep(forTimeInterval: 0.002)
@@ -91,6 +102,14 @@ extension ProcessRunner {
 private final class Accumulator: @unchecked Sendable {
     private let lock = NSLock()
     private var data = Data()
-    func append(_ d: Data) { lock.lock(); data.append(d); lock.unlock() }
-    var text: String { lock.lock(); defer { lock.unlock() }; return String(decoding: data, as: UTF8.self) }
+    func append(_ d: Data) {
+        lock.lock()
+        data.append(d)
+        lock.unlock()
+    }
+    var text: String {
+        lock.lock()
+        defer { lock.unlock() }
+        return String(decoding: data, as: UTF8.self)
+    }
 }

@@ -1,6 +1,6 @@
 import CV4L2
-import DockCore
 import Capture
+import DockCore
 import Foundation
 import Glibc
 
@@ -15,7 +15,10 @@ public final class ScriptedVideoDevice: VideoDeviceSystem, @unchecked Sendable {
         public var compressed: Bool
         public var sizes: [(width: Int, height: Int, rates: [Int])]
 
-        public init(_ fourcc: FourCC, _ description: String, compressed: Bool = false, sizes: [(width: Int, height: Int, rates: [Int])]) {
+        public init(
+            _ fourcc: FourCC, _ description: String, compressed: Bool = false,
+            sizes: [(width: Int, height: Int, rates: [Int])]
+        ) {
             self.fourcc = fourcc
             self.description = description
             self.compressed = compressed
@@ -33,8 +36,10 @@ public final class ScriptedVideoDevice: VideoDeviceSystem, @unchecked Sendable {
         public var defaultValue: Int64
         public var menu: [String]
 
-        public init(id: UInt32, name: String, type: UInt32 = V4L2_CTRL_TYPE_INTEGER.rawValue, minimum: Int64, maximum: Int64,
-                    step: UInt64 = 1, defaultValue: Int64, menu: [String] = []) {
+        public init(
+            id: UInt32, name: String, type: UInt32 = V4L2_CTRL_TYPE_INTEGER.rawValue, minimum: Int64, maximum: Int64,
+            step: UInt64 = 1, defaultValue: Int64, menu: [String] = []
+        ) {
             self.id = id
             self.name = name
             self.type = type
@@ -92,8 +97,10 @@ public final class ScriptedVideoDevice: VideoDeviceSystem, @unchecked Sendable {
     public var stampsWithRealTime = false
     private var lastDelivery: Double?
 
-    public init(path: String = "/dev/video0", stableName: String = "/dev/v4l/by-id/usb-Scripted_Camera-video-index0",
-                formats: [Format], controls: [Control] = []) {
+    public init(
+        path: String = "/dev/video0", stableName: String = "/dev/v4l/by-id/usb-Scripted_Camera-video-index0",
+        formats: [Format], controls: [Control] = []
+    ) {
         self.path = path
         self.stableName = stableName
         self.formats = formats
@@ -134,7 +141,9 @@ public final class ScriptedVideoDevice: VideoDeviceSystem, @unchecked Sendable {
         }
     }
     /// The next calls of `request` fail with these errnos, in order.
-    public func inject(_ errors: [Errno], into request: UInt) { lock.withLock { injected[request, default: []] += errors } }
+    public func inject(_ errors: [Errno], into request: UInt) {
+        lock.withLock { injected[request, default: []] += errors }
+    }
 
     public var openDescriptorCount: Int { lock.withLock { openFDs.count } }
     public var liveMappingCount: Int { lock.withLock { mappings.count } }
@@ -165,7 +174,9 @@ public final class ScriptedVideoDevice: VideoDeviceSystem, @unchecked Sendable {
         lock.withLock {
             guard present else { return .failure(.noDevice) }
             let index = Int(offset) / Self.offsetStride
-            guard openFDs.contains(fd), index < buffers.count, length <= bufferSize else { return .failure(.invalidArgument) }
+            guard openFDs.contains(fd), index < buffers.count, length <= bufferSize else {
+                return .failure(.invalidArgument)
+            }
             mappings[buffers[index]] = length
             return .success(buffers[index])
         }
@@ -196,8 +207,12 @@ public final class ScriptedVideoDevice: VideoDeviceSystem, @unchecked Sendable {
             while delivered < framesPerPoll, !queued.isEmpty, let item = script.first {
                 script.removeFirst()
                 switch item {
-                case .frame(let bytes): deliver(bytes, flags: 0); delivered += 1
-                case .errorFrame(let bytes): deliver(bytes, flags: UInt32(V4L2_BUF_FLAG_ERROR)); delivered += 1
+                case .frame(let bytes):
+                    deliver(bytes, flags: 0)
+                    delivered += 1
+                case .errorFrame(let bytes):
+                    deliver(bytes, flags: UInt32(V4L2_BUF_FLAG_ERROR))
+                    delivered += 1
                 case .lost(let n): sequence &+= UInt32(n)
                 case .unplug:
                     present = false
@@ -209,8 +224,12 @@ public final class ScriptedVideoDevice: VideoDeviceSystem, @unchecked Sendable {
     }
 
     public func deviceNodes() -> [String] { lock.withLock { present ? [path] : [] } }
-    public func stableNames() -> [(name: String, node: String)] { lock.withLock { present ? [(stableName, path)] : [] } }
-    public func exists(_ path: String) -> Bool { lock.withLock { present && (path == self.path || path == stableName) } }
+    public func stableNames() -> [(name: String, node: String)] {
+        lock.withLock { present ? [(stableName, path)] : [] }
+    }
+    public func exists(_ path: String) -> Bool {
+        lock.withLock { present && (path == self.path || path == stableName) }
+    }
 
     public func ioctl(_ fd: Int32, _ request: UInt, _ argument: UnsafeMutableRawPointer) -> Errno? {
         lock.withLock {
@@ -252,7 +271,7 @@ public final class ScriptedVideoDevice: VideoDeviceSystem, @unchecked Sendable {
         case .bgr24, .rgb24: (width * 3, width * height * 3)
         case .grey: (width, width * height)
         case .nv12, .yuv420: (width, width * height * 3 / 2)
-        default: (0, width * height * 2)   // compressed: an upper bound
+        default: (0, width * height * 2)  // compressed: an upper bound
         }
     }
 
@@ -276,17 +295,21 @@ public final class ScriptedVideoDevice: VideoDeviceSystem, @unchecked Sendable {
             p.storeBytes(of: desc, as: v4l2_fmtdesc.self)
         case CV4L2_VIDIOC_ENUM_FRAMESIZES:
             var size = p.load(as: v4l2_frmsizeenum.self)
-            guard let f = formats.first(where: { $0.fourcc.rawValue == size.pixel_format }), Int(size.index) < f.sizes.count else {
+            guard let f = formats.first(where: { $0.fourcc.rawValue == size.pixel_format }),
+                Int(size.index) < f.sizes.count
+            else {
                 return .invalidArgument
             }
             size.type = V4L2_FRMSIZE_TYPE_DISCRETE.rawValue
-            size.discrete = v4l2_frmsize_discrete(width: UInt32(f.sizes[Int(size.index)].width), height: UInt32(f.sizes[Int(size.index)].height))
+            size.discrete = v4l2_frmsize_discrete(
+                width: UInt32(f.sizes[Int(size.index)].width), height: UInt32(f.sizes[Int(size.index)].height))
             p.storeBytes(of: size, as: v4l2_frmsizeenum.self)
         case CV4L2_VIDIOC_ENUM_FRAMEINTERVALS:
             var interval = p.load(as: v4l2_frmivalenum.self)
             guard let f = formats.first(where: { $0.fourcc.rawValue == interval.pixel_format }),
-                  let s = f.sizes.first(where: { $0.width == Int(interval.width) && $0.height == Int(interval.height) }),
-                  Int(interval.index) < s.rates.count else { return .invalidArgument }
+                let s = f.sizes.first(where: { $0.width == Int(interval.width) && $0.height == Int(interval.height) }),
+                Int(interval.index) < s.rates.count
+            else { return .invalidArgument }
             interval.type = V4L2_FRMIVAL_TYPE_DISCRETE.rawValue
             interval.discrete = v4l2_fract(numerator: 1, denominator: UInt32(s.rates[Int(interval.index)]))
             p.storeBytes(of: interval, as: v4l2_frmivalenum.self)
@@ -296,7 +319,9 @@ public final class ScriptedVideoDevice: VideoDeviceSystem, @unchecked Sendable {
                 guard !streaming else { return Errno(EBUSY) }
                 // Like a driver: an unknown format or size becomes the nearest it has.
                 let f = formats.first { $0.fourcc.rawValue == format.fmt.pix.pixelformat } ?? formats[0]
-                let s = f.sizes.first { $0.width == Int(format.fmt.pix.width) && $0.height == Int(format.fmt.pix.height) } ?? f.sizes[0]
+                let s =
+                    f.sizes.first { $0.width == Int(format.fmt.pix.width) && $0.height == Int(format.fmt.pix.height) }
+                    ?? f.sizes[0]
                 current = (f.fourcc, s.width, s.height)
             }
             let layout = frameSize(current.fourcc, current.width, current.height)
@@ -320,7 +345,9 @@ public final class ScriptedVideoDevice: VideoDeviceSystem, @unchecked Sendable {
             queued.removeAll()
             filled.removeAll()
             bufferSize = max(frameSize(current.fourcc, current.width, current.height).size, 1 << 16)
-            for _ in 0..<min(Int(req.count), 8) { buffers.append(UnsafeMutableRawPointer.allocate(byteCount: bufferSize, alignment: 64)) }
+            for _ in 0..<min(Int(req.count), 8) {
+                buffers.append(UnsafeMutableRawPointer.allocate(byteCount: bufferSize, alignment: 64))
+            }
             req.count = UInt32(buffers.count)
             p.storeBytes(of: req, as: v4l2_requestbuffers.self)
         case CV4L2_VIDIOC_QUERYBUF:
@@ -374,7 +401,9 @@ public final class ScriptedVideoDevice: VideoDeviceSystem, @unchecked Sendable {
         case CV4L2_VIDIOC_QUERYMENU:
             var item = p.load(as: v4l2_querymenu.self)
             let index = Int(item.index)
-            guard let c = controls.first(where: { $0.id == item.id }), index < c.menu.count else { return .invalidArgument }
+            guard let c = controls.first(where: { $0.id == item.id }), index < c.menu.count else {
+                return .invalidArgument
+            }
             Self.copy(c.menu[index], into: &item.name)
             p.storeBytes(of: item, as: v4l2_querymenu.self)
         case CV4L2_VIDIOC_G_CTRL:

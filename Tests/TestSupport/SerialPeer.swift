@@ -35,6 +35,18 @@ public final class SerialPeer: @unchecked Sendable {
         set { lock.withLock { corrupting = newValue } }
     }
     private var sentCount = 0
+    private var turns: (messageLength: Int, answerDelay: Double)?
+    private var collided = 0
+
+    /// A half-duplex bus (RS-485): requests are read one `messageLength` at a time and answered
+    /// `answerDelay` seconds later; bytes from the host before the answer has gone out collide
+    /// with it — counted, and the answer is lost, as on a real bus. nil: full duplex.
+    public var halfDuplex: (messageLength: Int, answerDelay: Double)? {
+        get { lock.withLock { turns } }
+        set { lock.withLock { turns = newValue } }
+    }
+    /// Times the host talked while an answer was due.
+    public var collisions: Int { lock.withLock { collided } }
 
     public init(respond: @escaping ([UInt8]) -> [UInt8]) throws {
         self.respond = respond
@@ -71,27 +83,30 @@ public final class SerialPeer: @unchecked Sendable {
         let fd = cserial_open_pty(&name, name.count)
         guard fd >= 0 else { throw Fixtures.Missing(path: "a pseudo-terminal (\(String(cString: strerror(errno))))") }
         try? FileManager.default.removeItem(atPath: path)
-        try FileManager.default.createSymbolicLink(atPath: path, withDestinationPath: String(decoding: name.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self))
+        try FileManager.default.createSymbolicLink(
+            atPath: path,
+            withDestinationPath: String(decoding: name.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self))
         lock.withLock { master = fd }
     }
 
     public var receivedBytes: [UInt8] { lock.withLock { received } }
     var isRunning: Bool { lock.withLock { running } }
 
-    /// Holds the lock through every call on the descriptor so `unplug` or `stop` cannot close
-    /// it mid-call (a reused descriptor number would read another file).
+    /// Waits for bytes without the lock (a pthread mutex is not fair: a loop that held it across
+    /// its 20 ms poll starved `unplug` for tens of seconds on some kernels), then holds it for
+    /// the read and the answer, on the descriptor only if it is still the current one, so
+    /// `unplug` or `stop` cannot close it mid-call.
     private func pump() {
-        lock.lock()
-        defer { lock.unlock() }
-        let fd = master
+        let fd = lock.withLock { master }
         guard fd >= 0 else {
-            lock.unlock()
             Thread.sleep(forTimeInterval: 0.01)
-            lock.lock()
             return
         }
         var entry = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
-        guard poll(&entry, 1, 20) > 0, entry.revents & Int16(POLLIN) != 0 else {
+        let ready = poll(&entry, 1, 20) > 0
+        lock.lock()
+        defer { lock.unlock() }
+        guard fd == master, ready, entry.revents & Int16(POLLIN) != 0 else {
             if entry.revents & Int16(POLLHUP) != 0 {
                 lock.unlock()
                 Thread.sleep(forTimeInterval: 0.01)
@@ -100,12 +115,23 @@ public final class SerialPeer: @unchecked Sendable {
             return
         }
         var buffer = [UInt8](repeating: 0, count: 4096)
-        let n = read(fd, &buffer, buffer.count)
+        let n = read(fd, &buffer, turns?.messageLength ?? buffer.count)
         guard n > 0 else { return }
         let bytes = Array(buffer.prefix(n))
         received += bytes
         var answer = isSilent ? [] : respond(bytes)
         guard !answer.isEmpty else { return }
+        if let turns {
+            lock.unlock()
+            Thread.sleep(forTimeInterval: turns.answerDelay)
+            lock.lock()
+            guard fd == master else { return }
+            var waiting = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
+            if poll(&waiting, 1, 0) > 0, waiting.revents & Int16(POLLIN) != 0 {
+                collided += 1
+                return
+            }
+        }
         if corrupting > 0 {
             corrupting -= 1
             answer[answer.count - 1] ^= 0x40
@@ -154,15 +180,28 @@ public final class SimpleBGCPeer: @unchecked Sendable {
     public var path: String { port.path }
 
     /// Current angles (radians: x pitch, y yaw).
-    public var pose: Vector3D { lock.withLock { tick(); return dynamics.position } }
-    public var velocity: Vector3D { lock.withLock { tick(); return dynamics.velocity } }
+    public var pose: Vector3D {
+        lock.withLock {
+            tick()
+            return dynamics.position
+        }
+    }
+    public var velocity: Vector3D {
+        lock.withLock {
+            tick()
+            return dynamics.velocity
+        }
+    }
 
-    private var now: MonotonicInstant { MonotonicInstant(nanoseconds: SystemMonotonicClock().now.nanoseconds - start.nanoseconds) }
+    private var now: MonotonicInstant {
+        MonotonicInstant(nanoseconds: SystemMonotonicClock().now.nanoseconds - start.nanoseconds)
+    }
 
     private func tick() {
         let t = now
         if timeout > 0, let last = lastControl, t.seconds(since: last) * 1000 > Double(timeout),
-           dynamics.velocity != Vector3D() || lastControl != nil {
+            dynamics.velocity != Vector3D() || lastControl != nil
+        {
             dynamics.command(Vector3D(), at: t)
             lastControl = nil
         }
@@ -177,11 +216,13 @@ public final class SimpleBGCPeer: @unchecked Sendable {
                 let reply: SimpleBGC.Frame
                 switch SimpleBGC.Command(rawValue: frame.command) {
                 case .boardInfo:
-                    reply = SimpleBGC.Frame(command: frame.command, payload: [30, 0x0A, 0x0A] + [UInt8](repeating: 0, count: 15))
+                    reply = SimpleBGC.Frame(
+                        command: frame.command, payload: [30, 0x0A, 0x0A] + [UInt8](repeating: 0, count: 15))
                 case .control where frame.payload.count == 15:
                     let radians = Double.pi / 180
                     func speed(_ at: Int) -> Double {
-                        Double(Int16(bitPattern: UInt16(frame.payload[at]) | UInt16(frame.payload[at + 1]) << 8)) * SimpleBGC.degreesPerSecondPerSpeedUnit * radians
+                        Double(Int16(bitPattern: UInt16(frame.payload[at]) | UInt16(frame.payload[at + 1]) << 8))
+                            * SimpleBGC.degreesPerSecondPerSpeedUnit * radians
                     }
                     dynamics.command(Vector3D(x: speed(7), y: speed(11), z: 0), at: now)
                     lastControl = now
@@ -194,7 +235,8 @@ public final class SimpleBGCPeer: @unchecked Sendable {
                     var payload = [UInt8](repeating: 0, count: 63)
                     let degrees = 180 / Double.pi
                     for (i, angle) in [0.0, dynamics.position.x * degrees, dynamics.position.y * degrees].enumerated() {
-                        let units = UInt16(bitPattern: Int16(clamping: Int((angle / SimpleBGC.degreesPerAngleUnit).rounded())))
+                        let units = UInt16(
+                            bitPattern: Int16(clamping: Int((angle / SimpleBGC.degreesPerAngleUnit).rounded())))
                         payload[32 + 2 * i] = UInt8(units & 0xFF)
                         payload[33 + 2 * i] = UInt8(units >> 8)
                     }

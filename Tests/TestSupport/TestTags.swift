@@ -17,6 +17,8 @@ extension Trait where Self == ConditionTrait {
     /// Left out by `Scripts/test --fast` (everyday work): suites that start programs, run in
     /// real time or run whole scenes. CI runs everything.
     public static var notInFastRuns: Self {
-        .disabled(if: ProcessInfo.processInfo.environment["OPENDOCK_FAST_TESTS"] == "1", "Scripts/test --fast leaves this suite out")
+        .disabled(
+            if: ProcessInfo.processInfo.environment["OPENDOCK_FAST_TESTS"] == "1",
+            "Scripts/test --fast leaves this suite out")
     }
 }

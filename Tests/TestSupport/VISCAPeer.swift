@@ -9,8 +9,10 @@ import Motion
 public final class VISCACamera: @unchecked Sendable {
     private let lock = NSLock()
     private var decoder = VISCADecoder()
-    private var dynamics = GimbalDynamics(model: GimbalModel(maximumSpeed: 4, maximumAcceleration: 30, latency: 0,
-                                                             yawRange: -3...3, pitchRange: -1.6...1.6))
+    private var dynamics = GimbalDynamics(
+        model: GimbalModel(
+            maximumSpeed: 4, maximumAcceleration: 30, latency: 0,
+            yawRange: -3...3, pitchRange: -1.6...1.6))
     private let start = SystemMonotonicClock().now
     let model: VISCAModel
     private var bufferFull = 0
@@ -30,10 +32,22 @@ public final class VISCACamera: @unchecked Sendable {
 
     public init(model: VISCAModel = VISCAModel()) { self.model = model }
 
-    private var now: MonotonicInstant { MonotonicInstant(nanoseconds: SystemMonotonicClock().now.nanoseconds - start.nanoseconds) }
+    private var now: MonotonicInstant {
+        MonotonicInstant(nanoseconds: SystemMonotonicClock().now.nanoseconds - start.nanoseconds)
+    }
 
-    public var pose: Vector3D { lock.withLock { dynamics.advance(to: now); return dynamics.position } }
-    public var velocity: Vector3D { lock.withLock { dynamics.advance(to: now); return dynamics.velocity } }
+    public var pose: Vector3D {
+        lock.withLock {
+            dynamics.advance(to: now)
+            return dynamics.position
+        }
+    }
+    public var velocity: Vector3D {
+        lock.withLock {
+            dynamics.advance(to: now)
+            return dynamics.velocity
+        }
+    }
     public var driveCount: Int { lock.withLock { drives.count } }
 
     public func handle(_ bytes: [UInt8]) -> [UInt8] {
@@ -45,14 +59,17 @@ public final class VISCACamera: @unchecked Sendable {
     }
 
     private func answer(_ m: [UInt8]) -> [UInt8] {
-        let ack: [UInt8] = [0x90, 0x41, 0xFF], done: [UInt8] = [0x90, 0x51, 0xFF]
+        let ack: [UInt8] = [0x90, 0x41, 0xFF]
+        let done: [UInt8] = [0x90, 0x51, 0xFF]
         if m.count == 5, m[1] == 0x09, m[2] == 0x00, m[3] == 0x02 {
             return [0x90, 0x50, 0x00, 0x01, 0x05, 0x11, 0x01, 0x00, 0x02, 0xFF]
         }
         if m.count == 5, m[1] == 0x09, m[2] == 0x06, m[3] == 0x12 {
             let pan = Int16(clamping: Int((dynamics.position.y / model.radiansPerPositionUnit).rounded()))
             let tilt = Int16(clamping: Int((-dynamics.position.x / model.radiansPerPositionUnit).rounded()))
-            return [0x90, 0x50] + VISCA.nibbles(UInt16(bitPattern: pan)) + VISCA.nibbles(UInt16(bitPattern: tilt)) + [0xFF]
+            return [0x90, 0x50] + VISCA.nibbles(UInt16(bitPattern: pan)) + VISCA.nibbles(UInt16(bitPattern: tilt)) + [
+                0xFF
+            ]
         }
         guard m.count >= 4, m[1] == 0x01 else { return [0x90, 0x60, 0x02, 0xFF] }
         if bufferFull > 0 {
@@ -68,20 +85,36 @@ public final class VISCACamera: @unchecked Sendable {
             dynamics.command(Vector3D(x: pitch, y: yaw, z: 0), at: now)
             return ack + done
         }
-        if m.count == 6, m[2] == 0x04, m[3] == 0x07 { return ack + done }   // zoom
-        if m.count == 5, m[2] == 0x06, m[3] == 0x04 { return ack + done }   // home
+        if m.count == 6, m[2] == 0x04, m[3] == 0x07 { return ack + done }  // zoom
+        if m.count == 5, m[2] == 0x06, m[3] == 0x04 { return ack + done }  // home
         return [0x90, 0x60, 0x02, 0xFF]
     }
 }
 
 /// A VISCA-over-IP camera on a loopback UDP port: strips the 8-byte header, answers through
-/// `VISCACamera`, and wraps replies with payload type 0x0111.
+/// `VISCACamera`, and wraps replies with payload type 0x0111. Like cameras that count sequence
+/// numbers, it refuses messages (control reply ERROR 0x0F 0x01) until a control RESET has come,
+/// and after `reboot()`, and ones whose number is not above the last it took.
 public final class VISCAUDPPeer: @unchecked Sendable {
     public let camera: VISCACamera
     public let port: UInt16
     private let fd: Int32
     private var running = true
     private let lock = NSLock()
+    /// Every datagram received, in order.
+    private var received: [(type: UInt16, sequence: UInt32, payload: [UInt8])] = []
+    /// The last sequence number taken since the last RESET; nil before one.
+    private var lastSequence: UInt32?
+    private var afterReset = false
+
+    public var log: [(type: UInt16, sequence: UInt32, payload: [UInt8])] { lock.withLock { received } }
+
+    /// Forgets the sequence count, as a camera does when it restarts.
+    public func reboot() { lock.withLock { afterReset = false } }
+
+    /// A broken camera refuses every message from now on, RESET or not.
+    public func refuseEverything() { lock.withLock { (afterReset, refusesAll) = (false, true) } }
+    private var refusesAll = false
 
     public init(camera: VISCACamera = VISCACamera()) throws {
         self.camera = camera
@@ -92,12 +125,16 @@ public final class VISCAUDPPeer: @unchecked Sendable {
         address.sin_addr.s_addr = inet_addr("127.0.0.1")
         address.sin_port = 0
         var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        let bound = withUnsafePointer(to: &address) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, length) } }
+        let bound = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, length) }
+        }
         guard bound == 0 else {
             port = 0
             throw Fixtures.Missing(path: "a loopback UDP port")
         }
-        _ = withUnsafeMutablePointer(to: &address) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(fd, $0, &length) } }
+        _ = withUnsafeMutablePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(fd, $0, &length) }
+        }
         port = UInt16(bigEndian: address.sin_port)
         let thread = Thread { [weak self] in
             while let peer = self, peer.lock.withLock({ peer.running }) {
@@ -132,14 +169,28 @@ public final class VISCAUDPPeer: @unchecked Sendable {
         }
         guard n > 8 else { return }
         let datagram = Array(buffer.prefix(n))
-        let sequence = UInt32(datagram[4]) << 24 | UInt32(datagram[5]) << 16 | UInt32(datagram[6]) << 8 | UInt32(datagram[7])
-        let replies = camera.handle(Array(datagram[8...]))
-        var decoder = VISCADecoder()
-        for reply in decoder.feed(replies) {
-            let packet = VISCAOverIPLink.header(type: 0x0111, length: reply.count, sequence: sequence) + reply
+        let type = UInt16(datagram[0]) << 8 | UInt16(datagram[1])
+        let sequence =
+            UInt32(datagram[4]) << 24 | UInt32(datagram[5]) << 16 | UInt32(datagram[6]) << 8 | UInt32(datagram[7])
+        let payload = Array(datagram[8...])
+        received.append((type, sequence, payload))
+        func send(_ type: UInt16, _ reply: [UInt8]) {
+            let packet = VISCAOverIPLink.header(type: type, length: reply.count, sequence: sequence) + reply
             _ = withUnsafePointer(to: &from) {
                 $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { sendto(fd, packet, packet.count, 0, $0, length) }
             }
         }
+        if type == 0x0200 {
+            if payload == VISCAOverIPLink.reset, !refusesAll { (afterReset, lastSequence) = (true, nil) }
+            send(0x0201, [0x01])
+            return
+        }
+        guard afterReset, lastSequence.map({ sequence > $0 }) ?? true else {
+            send(0x0201, VISCAOverIPLink.sequenceError)
+            return
+        }
+        lastSequence = sequence
+        var decoder = VISCADecoder()
+        for reply in decoder.feed(camera.handle(payload)) { send(0x0111, reply) }
     }
 }

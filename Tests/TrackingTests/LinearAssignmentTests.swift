@@ -1,5 +1,5 @@
-import Testing
 import TestSupport
+import Testing
 import Tracking
 
 @Suite(.tags(.unit)) struct LinearAssignmentTests {
@@ -26,7 +26,11 @@ import Tracking
     @Test func agreesWithExhaustiveSearch() {
         var generator = SystemRandomNumberGenerator()
         for _ in 0..<200 {
-            let costs: [[Double?]] = (0..<4).map { _ in (0..<5).map { _ in Int.random(in: 0..<4, using: &generator) == 0 ? nil : Double.random(in: 0..<10, using: &generator) } }
+            let costs: [[Double?]] = (0..<4).map { _ in
+                (0..<5).map { _ in
+                    Int.random(in: 0..<4, using: &generator) == 0 ? nil : Double.random(in: 0..<10, using: &generator)
+                }
+            }
             let solved = LinearAssignment.solve(costs)
             let best = Self.exhaustive(costs)
             #expect(solved.count == best.count)

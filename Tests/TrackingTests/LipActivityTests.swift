@@ -1,21 +1,23 @@
 import DockCore
 import Foundation
-import Testing
 import TestSupport
+import Testing
+
 @testable import Tracking
 
 @Suite(.tags(.unit)) struct LipActivityTests {
     @Test func swingOfTheOpeningOverTheWindow() {
         var lips = LipActivity(statistic: .variation, reference: 0.1)
-        let talker = UUID(), listener = UUID()
+        let talker = UUID()
+        let listener = UUID()
         for n in 0..<30 {
             let t = MonotonicInstant(seconds: Double(n) / 30)
-            lips.record(n % 4 < 2 ? 0.05 : 0.35, for: talker, at: t)   // opens and closes ~7 times a second
+            lips.record(n % 4 < 2 ? 0.05 : 0.35, for: talker, at: t)  // opens and closes ~7 times a second
             lips.record(0.06 + (n % 2 == 0 ? 0.002 : -0.002), for: listener, at: t)
         }
         let now = MonotonicInstant(seconds: 29.0 / 30)
         let activity = lips.activity(at: now)
-        #expect(activity[talker] == 1)   // a swing of 0.15 is more than the reference
+        #expect(activity[talker] == 1)  // a swing of 0.15 is more than the reference
         #expect((activity[listener] ?? 1) < 0.05)
         // Measures older than the window say nothing.
         #expect(lips.activity(at: MonotonicInstant(seconds: 2)).isEmpty)
@@ -27,7 +29,7 @@ import TestSupport
         var lips = LipActivity(statistic: .level, reference: 0.01)
         let person = UUID()
         for n in 0..<4 { lips.record(0.004, for: person, at: MonotonicInstant(seconds: Double(n) * 0.1)) }
-        #expect(lips.activity(at: MonotonicInstant(seconds: 0.3)).isEmpty)   // 4 < 5 samples
+        #expect(lips.activity(at: MonotonicInstant(seconds: 0.3)).isEmpty)  // 4 < 5 samples
         lips.record(0.004, for: person, at: MonotonicInstant(seconds: 0.4))
         #expect(abs((lips.activity(at: MonotonicInstant(seconds: 0.4))[person] ?? 0) - 0.4) < 1e-9)
     }
@@ -38,8 +40,9 @@ import TestSupport
 
     func run(_ evidence: inout SpeakerEvidence, seconds: Double, direction: Double?, lips: [UUID: Double]) {
         for _ in 0..<Int(seconds / 0.02) {
-            evidence.update(speech: true, direction: direction, coherence: direction == nil ? nil : 0.5,
-                            people: [(left, -0.02), (right, 0.02)], lips: lips, seconds: 0.02)
+            evidence.update(
+                speech: true, direction: direction, coherence: direction == nil ? nil : 0.5,
+                people: [(left, -0.02), (right, 0.02)], lips: lips, seconds: 0.02)
         }
     }
 

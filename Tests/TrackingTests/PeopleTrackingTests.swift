@@ -1,14 +1,18 @@
 import DockCore
 import Foundation
-import Testing
 import TestSupport
+import Testing
+
 @testable import Tracking
 
 @Suite(.tags(.unit)) struct PeopleTrackingTests {
-    func stamp(_ i: Int) -> FrameStamp { FrameStamp(sequence: UInt64(i), time: MonotonicInstant(seconds: Double(i) / 30)) }
+    func stamp(_ i: Int) -> FrameStamp {
+        FrameStamp(sequence: UInt64(i), time: MonotonicInstant(seconds: Double(i) / 30))
+    }
     func face(_ x: Double, confidence: Double, frame: Int) -> Observation {
-        Observation(identifier: 0, kind: .humanFace, rect: NormalizedRect(x: x, y: 0.5, width: 0.1, height: 0.1),
-                    confidence: confidence, stamp: stamp(frame))
+        Observation(
+            identifier: 0, kind: .humanFace, rect: NormalizedRect(x: x, y: 0.5, width: 0.1, height: 0.1),
+            confidence: confidence, stamp: stamp(frame))
     }
 
     @Test func weakDetectionsExtendTracksButNeverStartThem() {
@@ -34,11 +38,18 @@ import TestSupport
     @Test func faceOnTopOfABodyIsOnePerson() throws {
         var tracker = SubjectTracker()
         for i in 0..<5 {
-            tracker.update(with: [
-                Observation(identifier: 0, kind: .humanFace, rect: NormalizedRect(x: 0.46, y: 0.72, width: 0.08, height: 0.1), stamp: stamp(i)),
-                Observation(identifier: 1, kind: .humanBody, rect: NormalizedRect(x: 0.4, y: 0.2, width: 0.2, height: 0.65), stamp: stamp(i)),
-                Observation(identifier: 2, kind: .humanBody, rect: NormalizedRect(x: 0.05, y: 0.2, width: 0.2, height: 0.65), stamp: stamp(i)),
-            ], stamp: stamp(i))
+            tracker.update(
+                with: [
+                    Observation(
+                        identifier: 0, kind: .humanFace,
+                        rect: NormalizedRect(x: 0.46, y: 0.72, width: 0.08, height: 0.1), stamp: stamp(i)),
+                    Observation(
+                        identifier: 1, kind: .humanBody, rect: NormalizedRect(x: 0.4, y: 0.2, width: 0.2, height: 0.65),
+                        stamp: stamp(i)),
+                    Observation(
+                        identifier: 2, kind: .humanBody,
+                        rect: NormalizedRect(x: 0.05, y: 0.2, width: 0.2, height: 0.65), stamp: stamp(i)),
+                ], stamp: stamp(i))
         }
         #expect(tracker.confirmedTracks.count == 3)
         #expect(Set(tracker.confirmedTracks.map(\.uuid)).count == 2)
@@ -48,12 +59,18 @@ import TestSupport
     }
 
     @Test func faceFarFromAnyHeadPositionIsNotLinked() {
-        #expect(PersonLinker.fit(face: NormalizedRect(x: 0.46, y: 0.3, width: 0.08, height: 0.1),
-                                 body: NormalizedRect(x: 0.4, y: 0.2, width: 0.2, height: 0.65)) == 0, "at the waist")
-        #expect(PersonLinker.fit(face: NormalizedRect(x: 0.3, y: 0.72, width: 0.4, height: 0.4),
-                                 body: NormalizedRect(x: 0.4, y: 0.2, width: 0.2, height: 0.65)) == 0, "too big")
-        #expect(PersonLinker.fit(face: NormalizedRect(x: 0.46, y: 0.72, width: 0.08, height: 0.1),
-                                 body: NormalizedRect(x: 0.4, y: 0.2, width: 0.2, height: 0.65)) > 0.9)
+        #expect(
+            PersonLinker.fit(
+                face: NormalizedRect(x: 0.46, y: 0.3, width: 0.08, height: 0.1),
+                body: NormalizedRect(x: 0.4, y: 0.2, width: 0.2, height: 0.65)) == 0, "at the waist")
+        #expect(
+            PersonLinker.fit(
+                face: NormalizedRect(x: 0.3, y: 0.72, width: 0.4, height: 0.4),
+                body: NormalizedRect(x: 0.4, y: 0.2, width: 0.2, height: 0.65)) == 0, "too big")
+        #expect(
+            PersonLinker.fit(
+                face: NormalizedRect(x: 0.46, y: 0.72, width: 0.08, height: 0.1),
+                body: NormalizedRect(x: 0.4, y: 0.2, width: 0.2, height: 0.65)) > 0.9)
     }
 
     /// Two people cross (one hidden behind the other for 0.5 s), then one turns away for 1.5 s:
@@ -62,20 +79,28 @@ import TestSupport
         let scene = CrossingScene()
         var tracker = SubjectTracker()
         var identities: [Int: Set<UUID>] = [0: [], 1: []]
-        var trackedWhileTurnedAway = 0, framesTurnedAway = 0
+        var trackedWhileTurnedAway = 0
+        var framesTurnedAway = 0
         for frame in scene.frames {
             tracker.update(with: frame.observations, stamp: frame.stamp)
             let t = frame.stamp.time.seconds - 10
             // Attribute each confirmed track seen in this frame to the person whose box it fits.
             for track in tracker.confirmedTracks where track.lastStamp == frame.stamp {
                 let best = frame.truth.filter { $0.kind == track.kind }
-                    .max { $0.rect.intersectionOverUnion(track.observedRect) < $1.rect.intersectionOverUnion(track.observedRect) }
-                if let best, best.rect.intersectionOverUnion(track.observedRect) > 0.5 { identities[best.person]!.insert(track.uuid) }
+                    .max {
+                        $0.rect.intersectionOverUnion(track.observedRect)
+                            < $1.rect.intersectionOverUnion(track.observedRect)
+                    }
+                if let best, best.rect.intersectionOverUnion(track.observedRect) > 0.5 {
+                    identities[best.person]!.insert(track.uuid)
+                }
             }
             if CrossingScene.turnedAway.contains(t) && t > CrossingScene.turnedAway.lowerBound + 0.3 {
                 framesTurnedAway += 1
                 let person = frame.truth.first { $0.person == 1 && $0.kind == .humanBody }!.rect
-                if tracker.confirmedSubjects.contains(where: { $0.kind == .humanBody && $0.rect.intersectionOverUnion(person) > 0.5 }) {
+                if tracker.confirmedSubjects.contains(where: {
+                    $0.kind == .humanBody && $0.rect.intersectionOverUnion(person) > 0.5
+                }) {
                     trackedWhileTurnedAway += 1
                 }
             }
@@ -90,9 +115,13 @@ import TestSupport
 }
 
 @Suite(.tags(.unit)) struct ObjectTrackingTests {
-    func stamp(_ i: Int) -> FrameStamp { FrameStamp(sequence: UInt64(i), time: MonotonicInstant(seconds: Double(i) / 30)) }
+    func stamp(_ i: Int) -> FrameStamp {
+        FrameStamp(sequence: UInt64(i), time: MonotonicInstant(seconds: Double(i) / 30))
+    }
     func object(_ label: String, x: Double, frame: Int) -> Observation {
-        Observation(identifier: 0, kind: .object, rect: NormalizedRect(x: x, y: 0.1, width: 0.15, height: 0.1), stamp: stamp(frame), label: label)
+        Observation(
+            identifier: 0, kind: .object, rect: NormalizedRect(x: x, y: 0.1, width: 0.15, height: 0.1),
+            stamp: stamp(frame), label: label)
     }
 
     /// A dog that shows up exactly where a cat is (the cat missed in that frame) is not taken for

@@ -1,6 +1,7 @@
 import DockCore
-import Testing
 import TestSupport
+import Testing
+
 @testable import Tracking
 
 @Suite(.tags(.unit)) struct SaliencyTests {
@@ -13,8 +14,11 @@ import TestSupport
 
     @Test func staleSubjectsAreNotSalient() {
         let seen = FrameStamp(sequence: 0, time: MonotonicInstant(seconds: 1))
-        let face = TrackedSubject(id: 1, observation: Observation(identifier: 0, kind: .humanFace,
-                                                                  rect: NormalizedRect(x: 0.4, y: 0.4, width: 0.1, height: 0.1), stamp: seen), stamp: seen)
+        let face = TrackedSubject(
+            id: 1,
+            observation: Observation(
+                identifier: 0, kind: .humanFace,
+                rect: NormalizedRect(x: 0.4, y: 0.4, width: 0.1, height: 0.1), stamp: seen), stamp: seen)
         #expect(Saliency.assess([face], at: MonotonicInstant(seconds: 1.2)).first?.saliencyRank == 1)
         #expect(Saliency.assess([face], at: MonotonicInstant(seconds: 2)).first?.saliencyRank == nil)
     }

@@ -1,12 +1,17 @@
 import DockCore
-import Testing
 import TestSupport
+import Testing
+
 @testable import Tracking
 
 @Suite(.tags(.unit)) struct SubjectTrackerTests {
-    func stamp(_ i: Int, fps: Double = 30) -> FrameStamp { FrameStamp(sequence: UInt64(i), time: MonotonicInstant(seconds: Double(i) / fps)) }
+    func stamp(_ i: Int, fps: Double = 30) -> FrameStamp {
+        FrameStamp(sequence: UInt64(i), time: MonotonicInstant(seconds: Double(i) / fps))
+    }
     func face(_ x: Double, _ y: Double = 0.4, size: Double = 0.1, frame: Int) -> Observation {
-        Observation(identifier: 0, kind: .humanFace, rect: NormalizedRect(x: x, y: y, width: size, height: size), stamp: stamp(frame))
+        Observation(
+            identifier: 0, kind: .humanFace, rect: NormalizedRect(x: x, y: y, width: size, height: size),
+            stamp: stamp(frame))
     }
 
     @Test func movingSubjectKeepsItsIdentityAndVelocity() throws {
@@ -33,7 +38,7 @@ import TestSupport
         var tracker = SubjectTracker()
         for i in 0..<5 { tracker.update(with: [face(0.5, frame: i)], stamp: stamp(i)) }
         let uuid = try #require(tracker.subjects.first?.uuid)
-        for i in 5..<15 { tracker.update(with: [], stamp: stamp(i)) }   // a third of a second hidden
+        for i in 5..<15 { tracker.update(with: [], stamp: stamp(i)) }  // a third of a second hidden
         tracker.update(with: [face(0.5, frame: 15)], stamp: stamp(15))
         #expect(tracker.subjects.count == 1 && tracker.subjects.first?.uuid == uuid)
         for i in 16..<60 { tracker.update(with: [], stamp: stamp(i)) }  // gone for 1.5 s
@@ -56,7 +61,9 @@ import TestSupport
         let first = selector.select(from: tracker.confirmedSubjects)
         #expect(first?.id == 1)
         // A bigger face appears: the choice stays on the current subject.
-        for i in 3..<6 { tracker.update(with: [face(0.2, size: 0.1, frame: i), face(0.6, size: 0.2, frame: i)], stamp: stamp(i)) }
+        for i in 3..<6 {
+            tracker.update(with: [face(0.2, size: 0.1, frame: i), face(0.6, size: 0.2, frame: i)], stamp: stamp(i))
+        }
         let still = selector.select(from: tracker.confirmedSubjects)
         #expect(still?.id == 1)
         // Locking selects the other one.

@@ -1,6 +1,7 @@
 import DockCore
-import Testing
 import TestSupport
+import Testing
+
 @testable import Tracking
 
 @Suite(.tags(.unit)) struct TrackFeederTests {
@@ -13,17 +14,27 @@ import TestSupport
     /// Runs a feeder against results arriving at `arrivals`, waking as the control thread
     /// does (at each result and at the feeder's next due time) until `end`; returns the calls
     /// and, for each result a call carried, how long it waited.
-    private func drive(_ feeder: inout TrackFeeder, arrivals: [Double], until end: Double) -> (calls: [Double], waits: [Double]) {
-        var calls: [Double] = [], waits: [Double] = []
-        var newest: Double?, carried: Double?
+    private func drive(_ feeder: inout TrackFeeder, arrivals: [Double], until end: Double) -> (
+        calls: [Double], waits: [Double]
+    ) {
+        var calls: [Double] = []
+        var waits: [Double] = []
+        var newest: Double?
+        var carried: Double?
         var pending = arrivals[...]
         var now = 0.0
         while now < end {
-            while let next = pending.first, next <= now { newest = next; pending.removeFirst() }
+            while let next = pending.first, next <= now {
+                newest = next
+                pending.removeFirst()
+            }
             let fresh = newest != nil && newest != carried
             if feeder.isDue(at: MonotonicInstant(seconds: now), fresh: fresh) {
                 calls.append(now)
-                if fresh, let result = newest { waits.append(now - result); carried = result }
+                if fresh, let result = newest {
+                    waits.append(now - result)
+                    carried = result
+                }
             }
             let due = feeder.nextDue(fresh: newest != nil && newest != carried)?.seconds ?? now
             now = min(pending.first ?? .infinity, max(due, now + 1e-6))
@@ -58,7 +69,9 @@ import TestSupport
         var feeder = try TrackFeeder(rate: 20)
         var generator = SeededGenerator(seed: 7)
         var arrivals: [Double] = [0.01]
-        while arrivals.last! < 10 { arrivals.append(arrivals.last! + Double.random(in: 1.0 / 45...1.0 / 7, using: &generator)) }
+        while arrivals.last! < 10 {
+            arrivals.append(arrivals.last! + Double.random(in: 1.0 / 45...1.0 / 7, using: &generator))
+        }
         let (calls, waits) = drive(&feeder, arrivals: arrivals, until: 10)
         let rates = windowRates(calls)
         #expect(rates.allSatisfy { $0 <= 20 * 1.1 && $0 >= 10 / 1.1 }, "rates \(rates.min() ?? 0)…\(rates.max() ?? 0)")
@@ -102,7 +115,9 @@ import TestSupport
             let (calls, _) = drive(&feeder, arrivals: [0], until: 2)
             let intervals = zip(calls.dropFirst(), calls).map { $0 - $1 }
             // At 10 Hz the rate's own pacing is the longer wait, at most 0.1 s.
-            #expect(intervals.allSatisfy { $0 >= 0.09 - 1e-9 && $0 <= (rate == 10 ? 0.105 : 0.09 + 1e-9) }, "\(rate) Hz: \(intervals.prefix(6))")
+            #expect(
+                intervals.allSatisfy { $0 >= 0.09 - 1e-9 && $0 <= (rate == 10 ? 0.105 : 0.09 + 1e-9) },
+                "\(rate) Hz: \(intervals.prefix(6))")
             #expect(windowRates(calls).allSatisfy { $0 >= 10 / 1.1 })
         }
     }
@@ -117,9 +132,9 @@ import TestSupport
         // (seconds after t0, fresh result waiting, call expected)
         let steps: [(Double, Bool, Bool)] = [
             (0, true, true),
-            (0.003, true, true),     // the banked call
-            (0.02, true, false),     // the credit is 0.42 of a call: too soon
-            (0.03, false, false),    // not fresh: waits for the hold interval
+            (0.003, true, true),  // the banked call
+            (0.02, true, false),  // the credit is 0.42 of a call: too soon
+            (0.03, false, false),  // not fresh: waits for the hold interval
         ]
         for (offset, fresh, expected) in steps {
             let due = feeder.isDue(at: t0.advanced(bySeconds: offset), fresh: fresh)
@@ -127,7 +142,8 @@ import TestSupport
         }
         // Left after the second call: the bank spent, plus 3 ms of growth.
         let left = 0.003 / creditPeriod
-        let freshDue = try #require(feeder.nextDue(fresh: true)), holdDue = try #require(feeder.nextDue(fresh: false))
+        let freshDue = try #require(feeder.nextDue(fresh: true))
+        let holdDue = try #require(feeder.nextDue(fresh: false))
         #expect(abs(freshDue.seconds(since: t0) - (0.003 + (1 - left) * creditPeriod)) < 1e-9)
         #expect(abs(holdDue.seconds(since: t0) - (0.003 + TrackFeeder.holdInterval)) < 1e-9)
         let beforeHold = feeder.isDue(at: t0.advanced(bySeconds: 0.09), fresh: false)
@@ -164,7 +180,9 @@ import TestSupport
         let feeder = try TrackFeeder(rate: 30, freshness: 0.1)
         let seen = FrameStamp(sequence: 1, time: MonotonicInstant(seconds: 1))
         let rect = NormalizedRect(x: 0.4, y: 0.4, width: 0.1, height: 0.1)
-        let subject = TrackedSubject(id: 4, observation: Observation(identifier: 0, kind: .humanFace, rect: rect, confidence: 0.9, stamp: seen), stamp: seen)
+        let subject = TrackedSubject(
+            id: 4, observation: Observation(identifier: 0, kind: .humanFace, rect: rect, confidence: 0.9, stamp: seen),
+            stamp: seen)
         let fresh = feeder.observations(for: subject, at: MonotonicInstant(seconds: 1.04))
         #expect(fresh.count == 1 && fresh[0].identifier == 4 && fresh[0].stamp == seen)
         // As seen in its frame: the control law, not the feeder, predicts forward.

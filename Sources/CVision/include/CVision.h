@@ -29,12 +29,24 @@ typedef struct cvision_view {
 /// The message of the last failure on this thread ("" when none).
 const char *cvision_last_error(void);
 
+/// Hands the heap's free pages back to the system (after loading models, whose parsing leaves
+/// tens of MiB free but mapped).
+void cvision_trim_heap(void);
+
+/// Bytes the heap has handed out and not had back (glibc's mallinfo2: small blocks plus
+/// mmapped ones). Unlike the resident size it does not move with the allocator's free lists.
+/// UINT64_MAX when glibc's allocator is not the one in use (a sanitizer's runtime).
+uint64_t cvision_heap_in_use(void);
+
 /// Threads OpenCV may use for its parallel loops (DNN, resize, warp).
 void cvision_set_num_threads(int32_t count);
 
 // MARK: - Images owned by the shim
 
 typedef struct cvision_image cvision_image;
+
+// Image files, video files and recordings go through libOpenDockMedia.so (Sources/CVisionMedia),
+// loaded the first time one is needed; when it cannot be, the call fails saying so.
 
 /// Reads a still image (PNG, JPEG, …). gray != 0 converts to one channel. NULL on failure.
 cvision_image *cvision_image_read(const char *path, int32_t gray);
@@ -70,10 +82,8 @@ int32_t cvision_scale_levels(cvision_view image, double gain, double offset);
 /// Mirrors the image left to right, in place.
 int32_t cvision_flip_horizontal(cvision_view image);
 /// Encodes the image as JPEG at `quality` (1...100) and decodes it back in place: compression noise.
+/// (Through libOpenDockMedia.so, like the image files and recordings.)
 int32_t cvision_jpeg_round_trip(cvision_view image, int32_t quality);
-/// Encodes the image as JPEG at `quality` into out (capacity bytes); returns the length, or
-/// CVISION_ERROR when it fails or does not fit.
-int64_t cvision_encode_jpeg(cvision_view image, int32_t quality, uint8_t *out, int64_t capacity);
 
 /// Raw camera layouts cvision_convert_raw understands.
 enum { CVISION_RAW_YUYV = 0, CVISION_RAW_NV12 = 1, CVISION_RAW_I420 = 2, CVISION_RAW_RGB24 = 3, CVISION_RAW_BGR24 = 4, CVISION_RAW_GREY = 5 };

@@ -7,6 +7,9 @@ public struct CaptureRequest: Sendable, Hashable {
     public var frameRate = 30.0
     /// Decode at this fraction of the negotiated size (DCT scaling for MJPEG).
     public var decodeScale: DecodeScale = .full
+    /// Frames decoded smaller than the camera's picture keep its JPEG, so that regions can be
+    /// decoded in full when asked (`Frame.detail`). MJPEG only.
+    public var keepDetail = false
     public var pixelFormat: PixelFormat = .bgr
     /// A stream that delivers nothing for this long is reported as stalled.
     public var stallTimeout = 2.0
@@ -40,8 +43,10 @@ public enum FormatNegotiation {
     public static func choose(from formats: [V4L2FormatInfo], for request: CaptureRequest) -> FormatChoice? {
         let usable = formats.filter { $0.fourcc.isJPEG || decodable.contains($0.fourcc) }
         func exact(_ f: V4L2FormatInfo) -> V4L2FrameSize? {
-            f.sizes.first { $0.width == request.size.width && $0.height == request.size.height
-                && ($0.frameRates.isEmpty || $0.frameRates.contains { $0 >= request.frameRate * 0.95 }) }
+            f.sizes.first {
+                $0.width == request.size.width && $0.height == request.size.height
+                    && ($0.frameRates.isEmpty || $0.frameRates.contains { $0 >= request.frameRate * 0.95 })
+            }
         }
         let jpeg = usable.filter { $0.fourcc.isJPEG && !$0.emulated }
         let yuyv = usable.filter { $0.fourcc == .yuyv && !$0.emulated }
@@ -54,13 +59,16 @@ public enum FormatNegotiation {
         }
         // A driver that lists no sizes (some emulated formats): ask for the request as it is.
         if let format = (jpeg + yuyv + others).first {
-            return FormatChoice(fourcc: format.fourcc, width: request.size.width, height: request.size.height, frameRate: request.frameRate)
+            return FormatChoice(
+                fourcc: format.fourcc, width: request.size.width, height: request.size.height,
+                frameRate: request.frameRate)
         }
         return nil
     }
 
     static func choice(_ format: V4L2FormatInfo, _ size: V4L2FrameSize, _ request: CaptureRequest) -> FormatChoice {
-        let rate = size.frameRates.min { abs($0 - request.frameRate) < abs($1 - request.frameRate) } ?? request.frameRate
+        let rate =
+            size.frameRates.min { abs($0 - request.frameRate) < abs($1 - request.frameRate) } ?? request.frameRate
         return FormatChoice(fourcc: format.fourcc, width: size.width, height: size.height, frameRate: rate)
     }
 

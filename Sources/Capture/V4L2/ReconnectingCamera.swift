@@ -33,10 +33,13 @@ public final class ReconnectingCamera: FrameSource {
     public private(set) var reconnects = 0
 
     /// Opens the camera now; a camera that is absent or unusable at start is an error.
-    public init(path: String, request: CaptureRequest = CaptureRequest(), system: any VideoDeviceSystem = LinuxVideoDeviceSystem(),
-                clock: any MonotonicClock = SystemMonotonicClock(), retryInterval: Double = 0.1,
-                intrinsics: CameraIntrinsicsSource = CameraIntrinsicsSource(),
-                onEvent: @escaping @Sendable (CameraEvent) -> Void = { _ in }) throws(CaptureError) {
+    public init(
+        path: String, request: CaptureRequest = CaptureRequest(),
+        system: any VideoDeviceSystem = LinuxVideoDeviceSystem(),
+        clock: any MonotonicClock = SystemMonotonicClock(), retryInterval: Double = 0.1,
+        intrinsics: CameraIntrinsicsSource = CameraIntrinsicsSource(),
+        onEvent: @escaping @Sendable (CameraEvent) -> Void = { _ in }
+    ) throws(CaptureError) {
         self.path = path
         self.request = request
         self.system = system
@@ -51,7 +54,6 @@ public final class ReconnectingCamera: FrameSource {
     }
 
     deinit { camera?.close() }
-
 
     public var summary: String { camera?.summary ?? "\(path) (waiting for the camera)" }
     public var size: PixelSize { camera?.size ?? request.size }
@@ -85,10 +87,11 @@ public final class ReconnectingCamera: FrameSource {
                 guard var frame = try camera.nextFrame() else { return nil }
                 framesSinceZoomCheck += 1
                 if framesSinceZoomCheck >= Int(max(1, camera.nominalFrameRate)) { updateInformation(camera) }
-                frame.camera = information.current.flatMap { $0.referenceDimensions == frame.size ? $0 : nil }
+                frame.camera =
+                    information.current.flatMap { $0.referenceDimensions == frame.size ? $0 : nil }
                     ?? intrinsics.cameraInformation(size: frame.size)
                 return frame
-            } catch where error.kind == .disconnected || error.kind == .timeout {
+            } catch  where error.kind == .disconnected || error.kind == .timeout {
                 retire(camera)
                 disconnects += 1
                 onEvent(.undocked(error.message))

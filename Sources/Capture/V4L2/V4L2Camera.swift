@@ -20,7 +20,9 @@ public struct CaptureCounters: Sendable, Hashable {
 
     /// The undelivered frames by cause, in the pipeline's terms.
     public var sourceCounts: SourceCounts {
-        SourceCounts(lostInDriver: sequenceGaps, skippedForNewer: skippedForNewer, damaged: corruptFrames, errorFlagged: errorFrames)
+        SourceCounts(
+            lostInDriver: sequenceGaps, skippedForNewer: skippedForNewer, damaged: corruptFrames,
+            errorFlagged: errorFrames)
     }
 }
 
@@ -46,8 +48,11 @@ public final class V4L2Camera: FrameSource {
     private var closed = false
     private var lastSequence: UInt32?
 
-    public init(path: String, request: CaptureRequest = CaptureRequest(), system: any VideoDeviceSystem = LinuxVideoDeviceSystem(),
-                clock: any MonotonicClock = SystemMonotonicClock()) throws(CaptureError) {
+    public init(
+        path: String, request: CaptureRequest = CaptureRequest(),
+        system: any VideoDeviceSystem = LinuxVideoDeviceSystem(),
+        clock: any MonotonicClock = SystemMonotonicClock()
+    ) throws(CaptureError) {
         self.path = path
         self.request = request
         self.clock = clock
@@ -83,7 +88,9 @@ public final class V4L2Camera: FrameSource {
 
     /// The size of the frames handed out (after DCT scaling).
     public var size: PixelSize {
-        PixelSize(width: request.decodeScale.scaled(captureSize.width), height: request.decodeScale.scaled(captureSize.height))
+        PixelSize(
+            width: request.decodeScale.scaled(captureSize.width), height: request.decodeScale.scaled(captureSize.height)
+        )
     }
 
     public var droppedFrames: Int { counters.errorFrames + counters.corruptFrames }
@@ -93,7 +100,8 @@ public final class V4L2Camera: FrameSource {
     public var mappedBufferCount: Int { buffers.count }
 
     private func startStreaming() throws(CaptureError) {
-        let system = device.system, fd = device.fd
+        let system = device.system
+        let fd = device.fd
         var req = v4l2_requestbuffers()
         req.count = UInt32(request.bufferCount)
         req.type = V4L2_BUF_TYPE_VIDEO_CAPTURE.rawValue
@@ -119,7 +127,8 @@ public final class V4L2Camera: FrameSource {
     public func close() {
         guard !closed else { return }
         closed = true
-        let system = device.system, fd = device.fd
+        let system = device.system
+        let fd = device.fd
         if streaming {
             var type = Int32(V4L2_BUF_TYPE_VIDEO_CAPTURE.rawValue)
             _ = system.call(fd, CV4L2_VIDIOC_STREAMOFF, &type)
@@ -146,12 +155,15 @@ public final class V4L2Camera: FrameSource {
 
     private func nextCapturedFrame() throws(CaptureError) -> Frame {
         guard !closed else { throw .disconnected(path: path) }
-        let system = device.system, fd = device.fd
+        let system = device.system
+        let fd = device.fd
         let started = clock.now
         while true {
             // However the driver answers (timeouts, or "readable" with nothing to dequeue), no
             // frame for the stall timeout is a stall.
-            if clock.now.seconds(since: started) >= request.stallTimeout { throw .stalled(path: path, seconds: request.stallTimeout) }
+            if clock.now.seconds(since: started) >= request.stallTimeout {
+                throw .stalled(path: path, seconds: request.stallTimeout)
+            }
             switch system.poll(fd, timeoutMilliseconds: 200) {
             case .hangUp: throw .disconnected(path: path)
             case .interrupted, .timedOut: continue
@@ -159,10 +171,6 @@ public final class V4L2Camera: FrameSource {
             }
             guard var buffer = try dequeueNewest() else { continue }
             defer { requeue(&buffer) }
-            if buffer.flags & UInt32(V4L2_BUF_FLAG_ERROR) != 0 {
-                counters.errorFrames += 1
-                continue
-            }
             let stamp = FrameStamp(sequence: UInt64(buffer.sequence), time: timestamp(of: buffer))
             guard let frame = decode(buffer, stamp: stamp) else {
                 counters.corruptFrames += 1
@@ -173,11 +181,14 @@ public final class V4L2Camera: FrameSource {
         }
     }
 
-    /// Takes every filled buffer off the queue and keeps the newest; the others go straight back.
+    /// Takes every filled buffer off the queue and keeps the newest good one; the others go
+    /// straight back. A buffer the driver flagged as an error counts as one whether or not a newer
+    /// buffer came with it.
     /// Asks poll (without waiting) before each further dequeue rather than dequeuing until
     /// EAGAIN: libv4l2 prints a line on stderr for every EAGAIN.
     private func dequeueNewest() throws(CaptureError) -> v4l2_buffer? {
-        let system = device.system, fd = device.fd
+        let system = device.system
+        let fd = device.fd
         var newest: v4l2_buffer?
         repeat {
             var buffer = Self.emptyBuffer()
@@ -189,13 +200,21 @@ public final class V4L2Camera: FrameSource {
                     counters.ioErrors += 1
                     break
                 }
-                if let newest { var back = newest; requeue(&back) }
+                if let newest {
+                    var back = newest
+                    requeue(&back)
+                }
                 throw device.fail("VIDIOC_DQBUF", e)
             }
             if let last = lastSequence, buffer.sequence > last &+ 1 {
                 counters.sequenceGaps += Int(buffer.sequence - last - 1)
             }
             lastSequence = buffer.sequence
+            if buffer.flags & UInt32(V4L2_BUF_FLAG_ERROR) != 0 {
+                counters.errorFrames += 1
+                requeue(&buffer)
+                continue
+            }
             if var older = newest {
                 counters.skippedForNewer += 1
                 requeue(&older)
@@ -221,25 +240,29 @@ public final class V4L2Camera: FrameSource {
         let mapped = buffers[Int(buffer.index)]
         let used = min(Int(buffer.bytesused), mapped.length)
         if format.isJPEG {
-            return try? decoder.decode(UnsafeRawBufferPointer(start: mapped.address, count: used), scale: request.decodeScale,
-                                       format: request.pixelFormat, stamp: stamp)
+            return try? decoder.decode(
+                UnsafeRawBufferPointer(start: mapped.address, count: used), scale: request.decodeScale,
+                format: request.pixelFormat, stamp: stamp, keepingDetail: request.keepDetail)
         }
-        let layout: Int32 = switch format {
-        case .yuyv: Int32(CVISION_RAW_YUYV)
-        case .nv12: Int32(CVISION_RAW_NV12)
-        case .yuv420: Int32(CVISION_RAW_I420)
-        case .rgb24: Int32(CVISION_RAW_RGB24)
-        case .bgr24: Int32(CVISION_RAW_BGR24)
-        default: Int32(CVISION_RAW_GREY)
-        }
+        let layout: Int32 =
+            switch format {
+            case .yuyv: Int32(CVISION_RAW_YUYV)
+            case .nv12: Int32(CVISION_RAW_NV12)
+            case .yuv420: Int32(CVISION_RAW_I420)
+            case .rgb24: Int32(CVISION_RAW_RGB24)
+            case .bgr24: Int32(CVISION_RAW_BGR24)
+            default: Int32(CVISION_RAW_GREY)
+            }
         let out = size
         var frame = Frame(stamp: stamp, width: out.width, height: out.height, format: request.pixelFormat)
         let (w, h, stride) = (Int32(captureSize.width), Int32(captureSize.height), bytesPerLine)
         let rowBytes = frame.bytesPerRow
         let status = frame.pixels.withUnsafeMutableBufferPointer { pixels in
-            cvision_convert_raw(layout, mapped.address.assumingMemoryBound(to: UInt8.self), used, w, h, stride,
-                            cvision_view(data: pixels.baseAddress, width: Int32(out.width), height: Int32(out.height),
-                                     channels: Int32(request.pixelFormat.channels), stride: rowBytes))
+            cvision_convert_raw(
+                layout, mapped.address.assumingMemoryBound(to: UInt8.self), used, w, h, stride,
+                cvision_view(
+                    data: pixels.baseAddress, width: Int32(out.width), height: Int32(out.height),
+                    channels: Int32(request.pixelFormat.channels), stride: rowBytes))
         }
         return status == 0 ? frame : nil
     }

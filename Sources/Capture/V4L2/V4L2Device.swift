@@ -25,7 +25,8 @@ public final class V4L2Device {
         var cap = v4l2_capability()
         if let e = system.call(fd, CV4L2_VIDIOC_QUERYCAP, &cap) {
             system.close(fd)
-            throw e == .invalidArgument ? .notACaptureDevice(path: path) : .call(path: path, request: "VIDIOC_QUERYCAP", e)
+            throw e == .invalidArgument
+                ? .notACaptureDevice(path: path) : .call(path: path, request: "VIDIOC_QUERYCAP", e)
         }
         card = cString(cap.card)
         driver = cString(cap.driver)
@@ -72,10 +73,12 @@ public final class V4L2Device {
                 throw fail("VIDIOC_ENUM_FMT", e)
             }
             let fourcc = FourCC(desc.pixelformat)
-            result.append(V4L2FormatInfo(fourcc: fourcc, description: cString(desc.description),
-                                         compressed: desc.flags & UInt32(V4L2_FMT_FLAG_COMPRESSED) != 0,
-                                         emulated: desc.flags & UInt32(V4L2_FMT_FLAG_EMULATED) != 0,
-                                         sizes: try frameSizes(fourcc)))
+            result.append(
+                V4L2FormatInfo(
+                    fourcc: fourcc, description: cString(desc.description),
+                    compressed: desc.flags & UInt32(V4L2_FMT_FLAG_COMPRESSED) != 0,
+                    emulated: desc.flags & UInt32(V4L2_FMT_FLAG_EMULATED) != 0,
+                    sizes: try frameSizes(fourcc)))
             index += 1
         }
         return result
@@ -136,7 +139,9 @@ public final class V4L2Device {
     }
 
     /// Sets the capture format; returns what the driver actually chose.
-    public func setFormat(_ fourcc: FourCC, width: Int, height: Int) throws(CaptureError) -> (fourcc: FourCC, width: Int, height: Int, bytesPerLine: Int) {
+    public func setFormat(_ fourcc: FourCC, width: Int, height: Int) throws(CaptureError) -> (
+        fourcc: FourCC, width: Int, height: Int, bytesPerLine: Int
+    ) {
         var format = v4l2_format()
         format.type = V4L2_BUF_TYPE_VIDEO_CAPTURE.rawValue
         format.fmt.pix.width = UInt32(width)
@@ -145,7 +150,8 @@ public final class V4L2Device {
         format.fmt.pix.field = V4L2_FIELD_NONE.rawValue
         if let e = system.call(fd, CV4L2_VIDIOC_S_FMT, &format) { throw fail("VIDIOC_S_FMT", e) }
         let pix = format.fmt.pix
-        let bytesPerLine = pix.bytesperline > 0 ? Int(pix.bytesperline) : Int(pix.width) * (FourCC(pix.pixelformat) == .yuyv ? 2 : 3)
+        let bytesPerLine =
+            pix.bytesperline > 0 ? Int(pix.bytesperline) : Int(pix.width) * (FourCC(pix.pixelformat) == .yuyv ? 2 : 3)
         return (FourCC(pix.pixelformat), Int(pix.width), Int(pix.height), bytesPerLine)
     }
 
@@ -173,15 +179,19 @@ public final class V4L2Device {
             if flags & UInt32(V4L2_CTRL_FLAG_DISABLED) == 0, query.type != V4L2_CTRL_TYPE_CTRL_CLASS.rawValue {
                 var menu: [V4L2MenuEntry] = []
                 if query.type == V4L2_CTRL_TYPE_MENU.rawValue || query.type == V4L2_CTRL_TYPE_INTEGER_MENU.rawValue {
-                    menu = menuEntries(id: id, minimum: query.minimum, maximum: query.maximum, integer: query.type == V4L2_CTRL_TYPE_INTEGER_MENU.rawValue)
+                    menu = menuEntries(
+                        id: id, minimum: query.minimum, maximum: query.maximum,
+                        integer: query.type == V4L2_CTRL_TYPE_INTEGER_MENU.rawValue)
                 }
                 let writeOnly = flags & UInt32(V4L2_CTRL_FLAG_WRITE_ONLY) != 0
-                result.append(V4L2ControlInfo(id: id, name: name, key: V4L2ControlInfo.key(for: name),
-                                              type: Self.typeName(query.type), minimum: query.minimum, maximum: query.maximum,
-                                              step: query.step, defaultValue: query.default_value,
-                                              value: writeOnly ? nil : try? value(ofControl: id), menu: menu,
-                                              readOnly: flags & UInt32(V4L2_CTRL_FLAG_READ_ONLY) != 0,
-                                              inactive: flags & UInt32(V4L2_CTRL_FLAG_INACTIVE) != 0))
+                result.append(
+                    V4L2ControlInfo(
+                        id: id, name: name, key: V4L2ControlInfo.key(for: name),
+                        type: Self.typeName(query.type), minimum: query.minimum, maximum: query.maximum,
+                        step: query.step, defaultValue: query.default_value,
+                        value: writeOnly ? nil : try? value(ofControl: id), menu: menu,
+                        readOnly: flags & UInt32(V4L2_CTRL_FLAG_READ_ONLY) != 0,
+                        inactive: flags & UInt32(V4L2_CTRL_FLAG_INACTIVE) != 0))
             }
             query = v4l2_query_ext_ctrl()
             query.id = id | CV4L2_CTRL_FLAG_NEXT_CTRL_VALUE

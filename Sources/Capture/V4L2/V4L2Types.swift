@@ -112,8 +112,10 @@ public struct V4L2DeviceInfo: Codable, Sendable {
     public var formats: [V4L2FormatInfo]
     public var controls: [V4L2ControlInfo]
 
-    public init(path: String, stableNames: [String], card: String, driver: String, busInfo: String, capabilities: [String],
-                isVideoCapture: Bool, formats: [V4L2FormatInfo], controls: [V4L2ControlInfo]) {
+    public init(
+        path: String, stableNames: [String], card: String, driver: String, busInfo: String, capabilities: [String],
+        isVideoCapture: Bool, formats: [V4L2FormatInfo], controls: [V4L2ControlInfo]
+    ) {
         self.path = path
         self.stableNames = stableNames
         self.card = card

@@ -63,7 +63,9 @@ public final class LinuxVideoDeviceSystem: VideoDeviceSystem {
     }
 
     public func mmap(length: Int, fd: Int32, offset: Int64) -> Result<UnsafeMutableRawPointer, Errno> {
-        guard let address = cv4l2_mmap(length, fd, offset), address != cv4l2_map_failed() else { return .failure(.current) }
+        guard let address = cv4l2_mmap(length, fd, offset), address != cv4l2_map_failed() else {
+            return .failure(.current)
+        }
         return .success(address)
     }
 
@@ -71,7 +73,9 @@ public final class LinuxVideoDeviceSystem: VideoDeviceSystem {
 
     public func poll(_ fd: Int32, timeoutMilliseconds: Int32) -> PollOutcome {
         let timeout = timeoutMilliseconds < 0 ? nil : Double(timeoutMilliseconds) / 1000
-        guard let events = try? FileDescriptor(rawValue: fd).poll(for: .readable, timeout: timeout) else { return .hangUp }
+        guard let events = try? FileDescriptor(rawValue: fd).poll(for: .readable, timeout: timeout) else {
+            return .hangUp
+        }
         if events.isEmpty { return .timedOut }
         return events.isBroken ? .hangUp : .readable
     }
@@ -89,7 +93,9 @@ public final class LinuxVideoDeviceSystem: VideoDeviceSystem {
             for name in ((try? FileManager.default.contentsOfDirectory(atPath: dir)) ?? []).sorted() {
                 let path = dir + "/" + name
                 if let target = try? FileManager.default.destinationOfSymbolicLink(atPath: path) {
-                    let node = target.hasPrefix("/") ? target : URL(fileURLWithPath: dir).appendingPathComponent(target).standardizedFileURL.path
+                    let node =
+                        target.hasPrefix("/")
+                        ? target : URL(fileURLWithPath: dir).appendingPathComponent(target).standardizedFileURL.path
                     result.append((path, node))
                 }
             }

@@ -29,7 +29,9 @@ public struct FileDescriptor: RawRepresentable, Sendable, Hashable {
 
     /// A new socket (`SOCK_CLOEXEC` added).
     public static func socket(_ domain: Int32, _ type: Int32, _ protocol: Int32 = 0) throws(Errno) -> FileDescriptor {
-        try FileDescriptor(rawValue: retryingOnInterrupt { Glibc.socket(domain, type | Int32(SOCK_CLOEXEC.rawValue), `protocol`) }.get())
+        try FileDescriptor(
+            rawValue: retryingOnInterrupt { Glibc.socket(domain, type | Int32(SOCK_CLOEXEC.rawValue), `protocol`) }
+                .get())
     }
 
     /// Connects a socket. Not made again after EINTR: the connection goes on in the kernel, and
@@ -40,7 +42,9 @@ public struct FileDescriptor: RawRepresentable, Sendable, Hashable {
 
     /// Binds a socket to `address` and listens with room for `backlog` waiting connections.
     public func listen(at address: UnsafePointer<sockaddr>, length: socklen_t, backlog: Int32 = 64) throws(Errno) {
-        guard Glibc.bind(rawValue, address, length) == 0, Glibc.listen(rawValue, backlog) == 0 else { throw Errno.current }
+        guard Glibc.bind(rawValue, address, length) == 0, Glibc.listen(rawValue, backlog) == 0 else {
+            throw Errno.current
+        }
     }
 
     /// Reads and writes return at once (EAGAIN) instead of waiting.
@@ -64,7 +68,8 @@ public struct FileDescriptor: RawRepresentable, Sendable, Hashable {
 
     /// Sends on a socket; MSG_NOSIGNAL always, so a peer gone is an EPIPE, not a SIGPIPE.
     public func send(_ bytes: UnsafeRawBufferPointer, flags: Int32 = 0) throws(Errno) -> Int {
-        try retryingOnInterrupt { Glibc.send(rawValue, bytes.baseAddress, bytes.count, flags | Int32(MSG_NOSIGNAL)) }.get()
+        try retryingOnInterrupt { Glibc.send(rawValue, bytes.baseAddress, bytes.count, flags | Int32(MSG_NOSIGNAL)) }
+            .get()
     }
 
     public func receive(into buffer: UnsafeMutableRawBufferPointer, flags: Int32 = 0) throws(Errno) -> Int {
@@ -73,12 +78,16 @@ public struct FileDescriptor: RawRepresentable, Sendable, Hashable {
 
     /// `read(into:)` into an array's storage.
     public func read(into buffer: inout [UInt8]) throws(Errno) -> Int {
-        try buffer.withUnsafeMutableBytes { bytes in retryingOnInterrupt { Glibc.read(rawValue, bytes.baseAddress, bytes.count) } }.get()
+        try buffer.withUnsafeMutableBytes { bytes in
+            retryingOnInterrupt { Glibc.read(rawValue, bytes.baseAddress, bytes.count) }
+        }.get()
     }
 
     /// `write(_:)` of an array's bytes.
     public func write(_ bytes: ArraySlice<UInt8>) throws(Errno) -> Int {
-        try bytes.withUnsafeBytes { buffer in retryingOnInterrupt { Glibc.write(rawValue, buffer.baseAddress, buffer.count) } }.get()
+        try bytes.withUnsafeBytes { buffer in
+            retryingOnInterrupt { Glibc.write(rawValue, buffer.baseAddress, buffer.count) }
+        }.get()
     }
 
     /// `send(_:)` of an array's bytes.
@@ -89,15 +98,21 @@ public struct FileDescriptor: RawRepresentable, Sendable, Hashable {
     }
 
     /// Sends one datagram to `address` (an unconnected socket).
-    public func send(_ bytes: ArraySlice<UInt8>, to address: UnsafePointer<sockaddr>, length: socklen_t) throws(Errno) -> Int {
+    public func send(_ bytes: ArraySlice<UInt8>, to address: UnsafePointer<sockaddr>, length: socklen_t) throws(Errno)
+        -> Int
+    {
         try bytes.withUnsafeBytes { buffer in
-            retryingOnInterrupt { Glibc.sendto(rawValue, buffer.baseAddress, buffer.count, Int32(MSG_NOSIGNAL), address, length) }
+            retryingOnInterrupt {
+                Glibc.sendto(rawValue, buffer.baseAddress, buffer.count, Int32(MSG_NOSIGNAL), address, length)
+            }
         }.get()
     }
 
     /// `receive(into:)` into an array's storage.
     public func receive(into buffer: inout [UInt8], flags: Int32 = 0) throws(Errno) -> Int {
-        try buffer.withUnsafeMutableBytes { bytes in retryingOnInterrupt { Glibc.recv(rawValue, bytes.baseAddress, bytes.count, flags) } }.get()
+        try buffer.withUnsafeMutableBytes { bytes in
+            retryingOnInterrupt { Glibc.recv(rawValue, bytes.baseAddress, bytes.count, flags) }
+        }.get()
     }
 
     /// Waits up to `timeout` seconds (nil: for ever) for `events`; the events that happened,

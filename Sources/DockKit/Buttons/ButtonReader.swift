@@ -12,13 +12,16 @@ package final class ButtonReader: Sendable {
     private let problems = Protected<[String]>([])
 
     /// Starts reading; fails at once (with what to do) when the device cannot be opened.
-    package init(path: String, accessory: DockAccessory, manager: DockAccessoryManager?, map: ButtonMap = ButtonMap()) throws(DockKitError) {
+    package init(path: String, accessory: LocalDock, manager: DockAccessoryManager?, map: ButtonMap = ButtonMap())
+        throws(DockKitError)
+    {
         self.path = path
         let first: FileDescriptor
         do { first = try FileDescriptor.open(path, O_RDONLY | O_NONBLOCK) } catch {
             throw error == .permissionDenied ? .cameraTCCMissing : .notConnected
         }
-        let stopped = self.stopped, problems = self.problems
+        let stopped = self.stopped
+        let problems = self.problems
         let thread = Thread { [weak accessory] in
             var device: FileDescriptor? = first
             var decoder = InputEventDecoder()
@@ -34,7 +37,7 @@ package final class ButtonReader: Sendable {
                 do throws(Errno) {
                     guard try !fd.poll(for: .readable, timeout: 0.1).isEmpty else { continue }
                     n = try fd.read(into: &buffer)
-                } catch where error == .wouldBlock {
+                } catch  where error == .wouldBlock {
                     continue
                 } catch {
                     // Unplugged (ENODEV): wait for it to come back.
@@ -57,7 +60,11 @@ package final class ButtonReader: Sendable {
                         case .event(let e): target.post(e)
                         case .toggleSystemTracking:
                             let enabled = !target.isSystemTrackingEnabled
-                            if let manager { manager.applySystemTracking(enabled) } else { target.setSystemTrackingEnabled(enabled) }
+                            if let manager {
+                                manager.applySystemTracking(enabled)
+                            } else {
+                                target.setSystemTrackingEnabled(enabled)
+                            }
                         }
                     }
                 }

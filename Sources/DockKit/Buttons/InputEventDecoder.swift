@@ -27,7 +27,9 @@ package struct InputEventDecoder: Sendable {
         var offset = 0
         while pending.count - offset >= InputEvent.size {
             func u16(_ at: Int) -> UInt16 { UInt16(pending[offset + at]) | UInt16(pending[offset + at + 1]) << 8 }
-            let raw = UInt32(pending[offset + 20]) | UInt32(pending[offset + 21]) << 8 | UInt32(pending[offset + 22]) << 16 | UInt32(pending[offset + 23]) << 24
+            let raw =
+                UInt32(pending[offset + 20]) | UInt32(pending[offset + 21]) << 8 | UInt32(pending[offset + 22]) << 16
+                | UInt32(pending[offset + 23]) << 24
             events.append(InputEvent(type: u16(16), code: u16(18), value: Int32(bitPattern: raw)))
             offset += InputEvent.size
         }
@@ -38,8 +40,10 @@ package struct InputEventDecoder: Sendable {
     /// The bytes of an event as the kernel writes it (for tests and tools).
     package static func encode(_ event: InputEvent) -> [UInt8] {
         var bytes = [UInt8](repeating: 0, count: InputEvent.size)
-        bytes[16] = UInt8(event.type & 0xFF); bytes[17] = UInt8(event.type >> 8)
-        bytes[18] = UInt8(event.code & 0xFF); bytes[19] = UInt8(event.code >> 8)
+        bytes[16] = UInt8(event.type & 0xFF)
+        bytes[17] = UInt8(event.type >> 8)
+        bytes[18] = UInt8(event.code & 0xFF)
+        bytes[19] = UInt8(event.code >> 8)
         let v = UInt32(bitPattern: event.value)
         for i in 0..<4 { bytes[20 + i] = UInt8((v >> (8 * UInt32(i))) & 0xFF) }
         return bytes

@@ -20,23 +20,30 @@ public final class MaestroBackend: MotorBackend {
     private let state: Protected<State>
 
     /// Connects and asks the controller for its error flags (two bytes back) within two seconds.
-    public init(name: String, pan: ServoAxis = ServoAxis(channel: 0), tilt: ServoAxis = ServoAxis(channel: 1),
-                maximumSpeed: Double = 3, open: @escaping @Sendable () throws(LinkError) -> any ByteLink,
-                onEvent: @escaping @Sendable (LinkEvent) -> Void = { _ in }) throws(LinkError) {
+    public init(
+        name: String, pan: ServoAxis = ServoAxis(channel: 0), tilt: ServoAxis = ServoAxis(channel: 1),
+        maximumSpeed: Double = 3, open: @escaping @Sendable () throws(LinkError) -> any ByteLink,
+        onEvent: @escaping @Sendable (LinkEvent) -> Void = { _ in }
+    ) throws(LinkError) {
         self.name = name
         self.pan = pan
         self.tilt = tilt
         let state = Protected(State())
         self.state = state
-        runner = try LinkRunner(name: name, open: open, onBytes: { bytes in state.withLock { $0.answer += bytes } }, onEvent: onEvent)
+        runner = try LinkRunner(
+            name: name, open: open, onBytes: { bytes in state.withLock { $0.answer += bytes } }, onEvent: onEvent)
         let yaw = try? AxisLimit(positionRange: pan.angleRange, maximumSpeed: maximumSpeed)
         let pitch = try? AxisLimit(positionRange: tilt.angleRange, maximumSpeed: maximumSpeed)
-        capabilities = MotorCapabilities(limits: MotionLimits(yaw: yaw, pitch: pitch, roll: nil), hasPositionFeedback: false)
-        try runner.handshake(Maestro.getErrors, what: "the Maestro get-errors command") { state.withLock { $0.answer.count >= 2 } }
+        capabilities = MotorCapabilities(
+            limits: MotionLimits(yaw: yaw, pitch: pitch, roll: nil), hasPositionFeedback: false)
+        try runner.handshake(Maestro.getErrors, what: "the Maestro get-errors command") {
+            state.withLock { $0.answer.count >= 2 }
+        }
         // Start centred.
         do {
-            try runner.send(Maestro.setTarget(channel: pan.channel, quarterMicroseconds: UInt16(pan.pulse(for: 0) * 4))
-                            + Maestro.setTarget(channel: tilt.channel, quarterMicroseconds: UInt16(tilt.pulse(for: 0) * 4)))
+            try runner.send(
+                Maestro.setTarget(channel: pan.channel, quarterMicroseconds: UInt16(pan.pulse(for: 0) * 4))
+                    + Maestro.setTarget(channel: tilt.channel, quarterMicroseconds: UInt16(tilt.pulse(for: 0) * 4)))
         } catch {
             runner.close()
             throw error
@@ -58,8 +65,9 @@ public final class MaestroBackend: MotorBackend {
             s.velocity = velocity
             return s.pose
         }
-        try runner.send(Maestro.setTarget(channel: pan.channel, quarterMicroseconds: UInt16(pan.pulse(for: pose.y) * 4))
-                        + Maestro.setTarget(channel: tilt.channel, quarterMicroseconds: UInt16(tilt.pulse(for: pose.x) * 4)))
+        try runner.send(
+            Maestro.setTarget(channel: pan.channel, quarterMicroseconds: UInt16(pan.pulse(for: pose.y) * 4))
+                + Maestro.setTarget(channel: tilt.channel, quarterMicroseconds: UInt16(tilt.pulse(for: pose.x) * 4)))
     }
 
     public func motionState(at time: MonotonicInstant) -> MotionState {

@@ -1,6 +1,9 @@
 /// Pelco-D, pure: 7-byte messages `FF addr cmd1 cmd2 data1 data2 checksum`, the checksum being
 /// the sum of bytes 2–6 modulo 256.
 public enum PelcoD {
+    /// Command to motion on a typical RS-485 head at 2400–9600 baud (an estimate: the bus, the
+    /// head's turn to answer queries, its ramp-up).
+    public static let typicalLatency = 0.1
     public struct Message: Sendable, Equatable {
         public var address: UInt8
         public var command1: UInt8
@@ -30,14 +33,21 @@ public enum PelcoD {
         if panSpeed > 0 { command2 |= 0x02 } else if panSpeed < 0 { command2 |= 0x04 }
         if tiltSpeed > 0 { command2 |= 0x10 } else if tiltSpeed < 0 { command2 |= 0x08 }
         if zoom > 0 { command2 |= 0x20 } else if zoom < 0 { command2 |= 0x40 }
-        return Message(address: address, command2: command2, data1: UInt8(min(abs(panSpeed), Int(maximumSpeed))),
-                       data2: UInt8(min(abs(tiltSpeed), Int(maximumSpeed))))
+        return Message(
+            address: address, command2: command2, data1: UInt8(min(abs(panSpeed), Int(maximumSpeed))),
+            data2: UInt8(min(abs(tiltSpeed), Int(maximumSpeed))))
     }
 
     public static func stop(address: UInt8) -> Message { Message(address: address, command2: 0) }
-    public static func setPreset(address: UInt8, _ n: UInt8) -> Message { Message(address: address, command2: 0x03, data2: n) }
-    public static func clearPreset(address: UInt8, _ n: UInt8) -> Message { Message(address: address, command2: 0x05, data2: n) }
-    public static func goToPreset(address: UInt8, _ n: UInt8) -> Message { Message(address: address, command2: 0x07, data2: n) }
+    public static func setPreset(address: UInt8, _ n: UInt8) -> Message {
+        Message(address: address, command2: 0x03, data2: n)
+    }
+    public static func clearPreset(address: UInt8, _ n: UInt8) -> Message {
+        Message(address: address, command2: 0x05, data2: n)
+    }
+    public static func goToPreset(address: UInt8, _ n: UInt8) -> Message {
+        Message(address: address, command2: 0x07, data2: n)
+    }
     public static func queryPan(address: UInt8) -> Message { Message(address: address, command2: 0x51) }
     public static func queryTilt(address: UInt8) -> Message { Message(address: address, command2: 0x53) }
 
@@ -83,7 +93,9 @@ public struct PelcoDDecoder: Sendable {
             guard buffer.count >= 7 else { break }
             let body = Array(buffer[1..<6])
             if body.reduce(0, &+) == buffer[6] {
-                messages.append(PelcoD.Message(address: body[0], command1: body[1], command2: body[2], data1: body[3], data2: body[4]))
+                messages.append(
+                    PelcoD.Message(
+                        address: body[0], command1: body[1], command2: body[2], data1: body[3], data2: body[4]))
                 buffer.removeFirst(7)
             } else {
                 badMessages += 1

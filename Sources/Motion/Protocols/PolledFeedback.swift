@@ -33,7 +33,8 @@ struct PolledFeedback: Sendable {
     /// The last reported pose, or — before any report — the commanded rates, marked as such.
     func motionState(at time: MonotonicInstant) -> MotionState {
         guard let pose, let poseTime else {
-            return MotionState(angularPositions: Vector3D(), angularVelocities: commanded, time: time, isCommandedOnly: true)
+            return MotionState(
+                angularPositions: Vector3D(), angularVelocities: commanded, time: time, isCommandedOnly: true)
         }
         return MotionState(angularPositions: pose, angularVelocities: commanded, time: poseTime)
     }

@@ -23,28 +23,39 @@ public final class SimpleBGCBackend: MotorBackend {
     private let state: Protected<State>
 
     /// Connects and checks the board answers CMD_BOARD_INFO within two seconds.
-    public init(name: String, version: SimpleBGC.Version = .v2, deviceTimeout: Double = 0.5,
-                clock: any MonotonicClock = SystemMonotonicClock(),
-                open: @escaping @Sendable () throws(LinkError) -> any ByteLink,
-                onEvent: @escaping @Sendable (LinkEvent) -> Void = { _ in }) throws(LinkError) {
+    public init(
+        name: String, version: SimpleBGC.Version = .v2, deviceTimeout: Double = 0.5,
+        clock: any MonotonicClock = SystemMonotonicClock(),
+        open: @escaping @Sendable () throws(LinkError) -> any ByteLink,
+        onEvent: @escaping @Sendable (LinkEvent) -> Void = { _ in }
+    ) throws(LinkError) {
         self.name = name
         self.version = version
         self.clock = clock
         let state = Protected(State(decoder: SimpleBGCDecoder(version: version)))
         self.state = state
-        runner = try LinkRunner(name: name, open: open, onBytes: { bytes in
-            state.withLock { s in
-                for frame in s.decoder.feed(bytes) { Self.handle(frame, &s, clock: clock) }
-            }
-        }, onEvent: onEvent)
+        runner = try LinkRunner(
+            name: name, open: open,
+            onBytes: { bytes in
+                state.withLock { s in
+                    for frame in s.decoder.feed(bytes) { Self.handle(frame, &s, clock: clock) }
+                }
+            }, onEvent: onEvent)
         let yaw = try? AxisLimit(positionRange: -Double.pi..<Double.pi, maximumSpeed: 3)
         let pitch = try? AxisLimit(positionRange: -1.5..<1.5, maximumSpeed: 3)
-        capabilities = MotorCapabilities(limits: MotionLimits(yaw: yaw, pitch: pitch, roll: nil), hasPositionFeedback: true,
-                                         speedStep: SimpleBGC.degreesPerSecondPerSpeedUnit * Double.pi / 180)
-        try runner.handshake(SimpleBGC.encode(SimpleBGC.Frame(command: SimpleBGC.Command.boardInfo.rawValue, payload: []), version: version),
-                             what: "CMD_BOARD_INFO") { state.withLock { $0.boardInfo != nil } }
+        capabilities = MotorCapabilities(
+            limits: MotionLimits(yaw: yaw, pitch: pitch, roll: nil), hasPositionFeedback: true,
+            speedStep: SimpleBGC.degreesPerSecondPerSpeedUnit * Double.pi / 180,
+            commandLatency: SimpleBGC.typicalLatency)
+        try runner.handshake(
+            SimpleBGC.encode(
+                SimpleBGC.Frame(command: SimpleBGC.Command.boardInfo.rawValue, payload: []), version: version),
+            what: "CMD_BOARD_INFO"
+        ) { state.withLock { $0.boardInfo != nil } }
         let timeout = UInt16(clamping: Int(deviceTimeout * 1000))
-        do { try runner.send(SimpleBGC.encode(SimpleBGC.controlConfig(timeoutMilliseconds: timeout), version: version)) } catch {
+        do {
+            try runner.send(SimpleBGC.encode(SimpleBGC.controlConfig(timeoutMilliseconds: timeout), version: version))
+        } catch {
             runner.close()
             throw error
         }
@@ -55,7 +66,9 @@ public final class SimpleBGCBackend: MotorBackend {
     public func close() { runner.close() }
 
     /// Sends any frame (for commands this backend has no method for).
-    public func send(_ frame: SimpleBGC.Frame) throws(LinkError) { try runner.send(SimpleBGC.encode(frame, version: version)) }
+    public func send(_ frame: SimpleBGC.Frame) throws(LinkError) {
+        try runner.send(SimpleBGC.encode(frame, version: version))
+    }
 
     public var isConnected: Bool { runner.isConnected }
     public var batteryVolts: Double? { state.withLock { $0.volts } }
@@ -70,8 +83,11 @@ public final class SimpleBGCBackend: MotorBackend {
     public func setVelocity(_ velocity: Vector3D, at time: MonotonicInstant) throws {
         let degrees = 180 / Double.pi
         state.withLock { $0.feedback.commanded = velocity }
-        try runner.send(SimpleBGC.encode(SimpleBGC.speedControl(pitchDegreesPerSecond: velocity.x * degrees,
-                                                                yawDegreesPerSecond: velocity.y * degrees), version: version))
+        try runner.send(
+            SimpleBGC.encode(
+                SimpleBGC.speedControl(
+                    pitchDegreesPerSecond: velocity.x * degrees,
+                    yawDegreesPerSecond: velocity.y * degrees), version: version))
         requestPoseIfDue(at: time)
     }
 
@@ -80,11 +96,15 @@ public final class SimpleBGCBackend: MotorBackend {
         return state.withLock { $0.feedback.motionState(at: time) }
     }
 
-    public func feedbackSilence(at time: MonotonicInstant) -> Double? { state.withLock { $0.feedback.silence(at: time) } }
+    public func feedbackSilence(at time: MonotonicInstant) -> Double? {
+        state.withLock { $0.feedback.silence(at: time) }
+    }
 
     private func requestPoseIfDue(at time: MonotonicInstant) {
         if state.withLock({ $0.feedback.queryDue(at: time, interval: 0.05) }) {
-            try? runner.send(SimpleBGC.encode(SimpleBGC.Frame(command: SimpleBGC.Command.realtimeData3.rawValue, payload: []), version: version))
+            try? runner.send(
+                SimpleBGC.encode(
+                    SimpleBGC.Frame(command: SimpleBGC.Command.realtimeData3.rawValue, payload: []), version: version))
         }
     }
 
@@ -96,8 +116,10 @@ public final class SimpleBGCBackend: MotorBackend {
         case .realtimeData3:
             if let data = SimpleBGC.realtimeData(frame.payload) {
                 let radians = Double.pi / 180
-                s.feedback.report(Vector3D(x: data.angles.pitch * radians, y: data.angles.yaw * radians, z: data.angles.roll * radians),
-                                  at: clock.now)
+                s.feedback.report(
+                    Vector3D(
+                        x: data.angles.pitch * radians, y: data.angles.yaw * radians, z: data.angles.roll * radians),
+                    at: clock.now)
                 s.volts = data.volts
             }
         default: break

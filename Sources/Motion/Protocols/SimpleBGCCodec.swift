@@ -4,16 +4,18 @@
 /// v2 frames: `$` cmd size (cmd+size)%256 payload… CRC16 (poly 0x8005 over cmd, size, header
 /// checksum and payload, bits taken least significant first, sent low byte first).
 public enum SimpleBGC {
+    /// Command to motion on a brushless gimbal controller at 115200 baud (an estimate).
+    public static let typicalLatency = 0.03
     public enum Version: Sendable, Equatable { case v1, v2 }
 
     public enum Command: UInt8, Sendable {
-        case boardInfo = 86             // 'V'
-        case control = 67               // 'C' out; CMD_CONFIRM in answers carry the same id
+        case boardInfo = 86  // 'V'
+        case control = 67  // 'C' out; CMD_CONFIRM in answers carry the same id
         case realtimeData3 = 23
-        case getAngles = 73             // 'I'
+        case getAngles = 73  // 'I'
         case controlConfig = 90
-        case motorsOn = 77              // 'M'
-        case motorsOff = 109            // 'm'
+        case motorsOn = 77  // 'M'
+        case motorsOff = 109  // 'm'
         case error = 255
     }
 
@@ -85,12 +87,16 @@ public enum SimpleBGC {
     /// CMD_CONTROL_CONFIG with the device-side timeout: without a CMD_CONTROL for this long the
     /// controller stops obeying serial commands (motors hold). Other fields left unchanged (0).
     public static func controlConfig(timeoutMilliseconds: UInt16) -> Frame {
-        Frame(command: Command.controlConfig.rawValue, payload: le(timeoutMilliseconds) + [UInt8](repeating: 0, count: 39))
+        Frame(
+            command: Command.controlConfig.rawValue, payload: le(timeoutMilliseconds) + [UInt8](repeating: 0, count: 39)
+        )
     }
 
     /// Angles (degrees: roll, pitch, yaw) and battery voltage from CMD_REALTIME_DATA_3:
     /// IMU_ANGLE at byte 32, BAT_LEVEL (0.01 V) at byte 55.
-    public static func realtimeData(_ payload: [UInt8]) -> (angles: (roll: Double, pitch: Double, yaw: Double), volts: Double)? {
+    public static func realtimeData(_ payload: [UInt8]) -> (
+        angles: (roll: Double, pitch: Double, yaw: Double), volts: Double
+    )? {
         guard payload.count >= 63 else { return nil }
         func i16(_ at: Int) -> Double { Double(Int16(bitPattern: UInt16(payload[at]) | UInt16(payload[at + 1]) << 8)) }
         let volts = Double(UInt16(payload[55]) | UInt16(payload[56]) << 8) / 100

@@ -38,7 +38,9 @@ public final class UVCPTZBackend: MotorBackend {
 
     public static let arcSecondsPerRadian = 180 / Double.pi * 3600
 
-    public init(name: String, port: any CameraControlPort, maximumSpeed: Double = 60 * Double.pi / 180) throws(LinkError) {
+    public init(name: String, port: any CameraControlPort, maximumSpeed: Double = 60 * Double.pi / 180)
+        throws(LinkError)
+    {
         self.name = name
         self.port = port
         self.maximumSpeed = maximumSpeed
@@ -47,14 +49,26 @@ public final class UVCPTZBackend: MotorBackend {
         } else if let p = port.range(of: "pan_absolute"), let t = port.range(of: "tilt_absolute") {
             (mode, pan, tilt) = (.absolute, p, t)
         } else {
-            throw .noAnswer(name, what: "pan/tilt controls (the camera has neither pan_speed/tilt_speed nor pan_absolute/tilt_absolute)")
+            throw .noAnswer(
+                name,
+                what: "pan/tilt controls (the camera has neither pan_speed/tilt_speed nor pan_absolute/tilt_absolute)")
         }
         let a = Self.arcSecondsPerRadian
-        let yaw = mode == .absolute ? try? AxisLimit(positionRange: Double(pan.minimum) / a..<Double(pan.maximum) / a, maximumSpeed: maximumSpeed)
-                                    : try? AxisLimit(positionRange: -Double.pi..<Double.pi, maximumSpeed: maximumSpeed)
-        let pitch = mode == .absolute ? try? AxisLimit(positionRange: -Double(tilt.maximum) / a..<(-Double(tilt.minimum) / a), maximumSpeed: maximumSpeed)
-                                      : try? AxisLimit(positionRange: -Double.pi / 2..<Double.pi / 2, maximumSpeed: maximumSpeed)
-        capabilities = MotorCapabilities(limits: MotionLimits(yaw: yaw, pitch: pitch, roll: nil), hasPositionFeedback: false)
+        let yaw =
+            mode == .absolute
+            ? try? AxisLimit(
+                positionRange: Double(pan.minimum) / a..<Double(pan.maximum) / a, maximumSpeed: maximumSpeed)
+            : try? AxisLimit(positionRange: -Double.pi..<Double.pi, maximumSpeed: maximumSpeed)
+        let pitch =
+            mode == .absolute
+            ? try? AxisLimit(
+                positionRange: -Double(tilt.maximum) / a..<(-Double(tilt.minimum) / a), maximumSpeed: maximumSpeed)
+            : try? AxisLimit(positionRange: -Double.pi / 2..<Double.pi / 2, maximumSpeed: maximumSpeed)
+        // UVC controls go through the camera's firmware between frames: about a frame period
+        // or two at 30 fps before the head reacts (no published figure; an estimate).
+        capabilities = MotorCapabilities(
+            limits: MotionLimits(yaw: yaw, pitch: pitch, roll: nil), hasPositionFeedback: false,
+            commandLatency: 0.08)
     }
 
     /// A value inside the range, on the step grid.
@@ -75,15 +89,18 @@ public final class UVCPTZBackend: MotorBackend {
             s.velocity = velocity
             switch mode {
             case .speed:
-                return (Self.quantise(velocity.y / maximumSpeed * Double(pan.maximum), pan),
-                        Self.quantise(-velocity.x / maximumSpeed * Double(tilt.maximum), tilt))
+                return (
+                    Self.quantise(velocity.y / maximumSpeed * Double(pan.maximum), pan),
+                    Self.quantise(-velocity.x / maximumSpeed * Double(tilt.maximum), tilt)
+                )
             case .absolute:
                 let a = Self.arcSecondsPerRadian
                 let p = Self.quantise(s.pose.y * a, pan)
                 let t = Self.quantise(-s.pose.x * a, tilt)
                 // The camera stops at the ends of its range: so does the integration.
-                s.pose = Vector3D(x: min(max(s.pose.x, -Double(tilt.maximum) / a), -Double(tilt.minimum) / a),
-                                  y: min(max(s.pose.y, Double(pan.minimum) / a), Double(pan.maximum) / a), z: 0)
+                s.pose = Vector3D(
+                    x: min(max(s.pose.x, -Double(tilt.maximum) / a), -Double(tilt.minimum) / a),
+                    y: min(max(s.pose.y, Double(pan.minimum) / a), Double(pan.maximum) / a), z: 0)
                 s.commandedPose = Vector3D(x: -Double(t) / a, y: Double(p) / a, z: 0)
                 return (p, t)
             }
@@ -101,7 +118,9 @@ public final class UVCPTZBackend: MotorBackend {
     public func motionState(at time: MonotonicInstant) -> MotionState {
         state.withLock { s in
             var pose = mode == .absolute ? s.commandedPose : s.pose
-            if let last = s.time, mode == .speed { pose = pose + s.velocity * min(max(time.seconds(since: last), 0), 0.1) }
+            if let last = s.time, mode == .speed {
+                pose = pose + s.velocity * min(max(time.seconds(since: last), 0), 0.1)
+            }
             return MotionState(angularPositions: pose, angularVelocities: s.velocity, time: time, isCommandedOnly: true)
         }
     }

@@ -34,23 +34,30 @@ public final class VISCABackend: MotorBackend {
     private let state: Protected<State>
 
     /// Connects and checks the camera answers the version inquiry within two seconds.
-    public init(name: String, model: VISCAModel = VISCAModel(), clock: any MonotonicClock = SystemMonotonicClock(),
-                open: @escaping @Sendable () throws(LinkError) -> any ByteLink,
-                onEvent: @escaping @Sendable (LinkEvent) -> Void = { _ in }) throws(LinkError) {
+    public init(
+        name: String, model: VISCAModel = VISCAModel(), clock: any MonotonicClock = SystemMonotonicClock(),
+        open: @escaping @Sendable () throws(LinkError) -> any ByteLink,
+        onEvent: @escaping @Sendable (LinkEvent) -> Void = { _ in }
+    ) throws(LinkError) {
         self.name = name
         self.model = model
         self.clock = clock
         let state = Protected(State())
         self.state = state
-        runner = try LinkRunner(name: name, open: open, onBytes: { bytes in
-            state.withLock { s in
-                for message in s.decoder.feed(bytes) { Self.handle(message, &s, model: model, clock: clock) }
-            }
-        }, onEvent: onEvent)
-        let yaw = try? AxisLimit(positionRange: -170 * Double.pi / 180..<170 * Double.pi / 180, maximumSpeed: model.maximumPanSpeed)
-        let pitch = try? AxisLimit(positionRange: -90 * Double.pi / 180..<30 * Double.pi / 180, maximumSpeed: model.maximumTiltSpeed)
-        capabilities = MotorCapabilities(limits: MotionLimits(yaw: yaw, pitch: pitch, roll: nil), hasPositionFeedback: true,
-                                         speedStep: model.maximumPanSpeed / Double(VISCA.maximumPanSpeed))
+        runner = try LinkRunner(
+            name: name, open: open,
+            onBytes: { bytes in
+                state.withLock { s in
+                    for message in s.decoder.feed(bytes) { Self.handle(message, &s, model: model, clock: clock) }
+                }
+            }, onEvent: onEvent)
+        let yaw = try? AxisLimit(
+            positionRange: -170 * Double.pi / 180..<170 * Double.pi / 180, maximumSpeed: model.maximumPanSpeed)
+        let pitch = try? AxisLimit(
+            positionRange: -90 * Double.pi / 180..<30 * Double.pi / 180, maximumSpeed: model.maximumTiltSpeed)
+        capabilities = MotorCapabilities(
+            limits: MotionLimits(yaw: yaw, pitch: pitch, roll: nil), hasPositionFeedback: true,
+            speedStep: model.maximumPanSpeed / Double(VISCA.maximumPanSpeed), commandLatency: VISCA.typicalLatency)
         try runner.handshake(VISCA.versionInquiry(address: model.address), what: "the VISCA version inquiry") {
             state.withLock { $0.version != nil }
         }
@@ -60,7 +67,9 @@ public final class VISCABackend: MotorBackend {
 
     public func close() { runner.close() }
     public var isConnected: Bool { runner.isConnected }
-    public var replies: (acks: Int, completions: Int, errors: [String]) { state.withLock { ($0.acks, $0.completions, $0.errors) } }
+    public var replies: (acks: Int, completions: Int, errors: [String]) {
+        state.withLock { ($0.acks, $0.completions, $0.errors) }
+    }
     public var decoderRejections: (skippedBytes: Int, droppedMessages: Int) {
         state.withLock { ($0.decoder.skippedBytes, $0.decoder.droppedMessages) }
     }
@@ -74,11 +83,13 @@ public final class VISCABackend: MotorBackend {
         let pan = Self.step(velocity.y, maximum: model.maximumPanSpeed, steps: VISCA.maximumPanSpeed)
         let tilt = Self.step(velocity.x, maximum: model.maximumTiltSpeed, steps: VISCA.maximumTiltSpeed)
         // VISCA tilt "up" is the head's negative pitch.
-        let drive = VISCA.drive(address: model.address, panSpeed: max(pan, 1), tiltSpeed: max(tilt, 1),
-                                pan: pan == 0 ? .stop : (velocity.y > 0 ? .right : .left),
-                                tilt: tilt == 0 ? .stop : (velocity.x > 0 ? .down : .up))
-        let quantised = Vector3D(x: Double(tilt) / Double(VISCA.maximumTiltSpeed) * model.maximumTiltSpeed * (velocity.x < 0 ? -1 : 1),
-                                 y: Double(pan) / Double(VISCA.maximumPanSpeed) * model.maximumPanSpeed * (velocity.y < 0 ? -1 : 1), z: 0)
+        let drive = VISCA.drive(
+            address: model.address, panSpeed: max(pan, 1), tiltSpeed: max(tilt, 1),
+            pan: pan == 0 ? .stop : (velocity.y > 0 ? .right : .left),
+            tilt: tilt == 0 ? .stop : (velocity.x > 0 ? .down : .up))
+        let quantised = Vector3D(
+            x: Double(tilt) / Double(VISCA.maximumTiltSpeed) * model.maximumTiltSpeed * (velocity.x < 0 ? -1 : 1),
+            y: Double(pan) / Double(VISCA.maximumPanSpeed) * model.maximumPanSpeed * (velocity.y < 0 ? -1 : 1), z: 0)
         let changed = state.withLock { s -> Bool in
             s.feedback.commanded = quantised
             defer { s.lastDrive = drive }
@@ -94,10 +105,14 @@ public final class VISCABackend: MotorBackend {
         return state.withLock { $0.feedback.motionState(at: time) }
     }
 
-    public func feedbackSilence(at time: MonotonicInstant) -> Double? { state.withLock { $0.feedback.silence(at: time) } }
+    public func feedbackSilence(at time: MonotonicInstant) -> Double? {
+        state.withLock { $0.feedback.silence(at: time) }
+    }
 
     private func inquireIfDue(at time: MonotonicInstant) {
-        if state.withLock({ $0.feedback.queryDue(at: time, interval: 0.1) }) { try? runner.send(VISCA.positionInquiry(address: model.address)) }
+        if state.withLock({ $0.feedback.queryDue(at: time, interval: 0.1) }) {
+            try? runner.send(VISCA.positionInquiry(address: model.address))
+        }
     }
 
     private static func handle(_ message: [UInt8], _ s: inout State, model: VISCAModel, clock: any MonotonicClock) {
@@ -107,8 +122,11 @@ public final class VISCABackend: MotorBackend {
         case .completion: s.completions += 1
         case .error: s.errors.append(reply.errorDescription ?? "error")
         case .position(let pan, let tilt):
-            s.feedback.report(Vector3D(x: -Double(tilt) * model.radiansPerPositionUnit, y: Double(pan) * model.radiansPerPositionUnit, z: 0),
-                              at: clock.now)
+            s.feedback.report(
+                Vector3D(
+                    x: -Double(tilt) * model.radiansPerPositionUnit, y: Double(pan) * model.radiansPerPositionUnit, z: 0
+                ),
+                at: clock.now)
         case .inquiry(let bytes): if s.version == nil { s.version = bytes }
         }
     }

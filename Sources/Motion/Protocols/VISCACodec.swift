@@ -6,16 +6,29 @@ public enum VISCA {
 
     public static let maximumPanSpeed: UInt8 = 0x18
     public static let maximumTiltSpeed: UInt8 = 0x17
+    /// Command to motion on a typical PTZ camera (an estimate: the camera's own ramp-up and
+    /// its command queue; the control law predicts over it).
+    public static let typicalLatency = 0.08
 
     /// Pan-tilt drive: speeds 1…0x18 (pan) and 1…0x17 (tilt), a direction per axis.
-    public static func drive(address: UInt8 = 1, panSpeed: UInt8, tiltSpeed: UInt8, pan: PanDirection, tilt: TiltDirection) -> [UInt8] {
-        [0x80 | address, 0x01, 0x06, 0x01, min(max(panSpeed, 1), maximumPanSpeed), min(max(tiltSpeed, 1), maximumTiltSpeed),
-         pan.rawValue, tilt.rawValue, 0xFF]
+    public static func drive(
+        address: UInt8 = 1, panSpeed: UInt8, tiltSpeed: UInt8, pan: PanDirection, tilt: TiltDirection
+    ) -> [UInt8] {
+        [
+            0x80 | address, 0x01, 0x06, 0x01, min(max(panSpeed, 1), maximumPanSpeed),
+            min(max(tiltSpeed, 1), maximumTiltSpeed),
+            pan.rawValue, tilt.rawValue, 0xFF,
+        ]
     }
 
     /// Absolute position in the camera's position units (signed 16-bit, one nibble per byte).
-    public static func absolutePosition(address: UInt8 = 1, panSpeed: UInt8, tiltSpeed: UInt8, pan: Int16, tilt: Int16) -> [UInt8] {
-        [0x80 | address, 0x01, 0x06, 0x02, min(max(panSpeed, 1), maximumPanSpeed), min(max(tiltSpeed, 1), maximumTiltSpeed)]
+    public static func absolutePosition(address: UInt8 = 1, panSpeed: UInt8, tiltSpeed: UInt8, pan: Int16, tilt: Int16)
+        -> [UInt8]
+    {
+        [
+            0x80 | address, 0x01, 0x06, 0x02, min(max(panSpeed, 1), maximumPanSpeed),
+            min(max(tiltSpeed, 1), maximumTiltSpeed),
+        ]
             + nibbles(UInt16(bitPattern: pan)) + nibbles(UInt16(bitPattern: tilt)) + [0xFF]
     }
 
@@ -31,7 +44,9 @@ public enum VISCA {
     public static func positionInquiry(address: UInt8 = 1) -> [UInt8] { [0x80 | address, 0x09, 0x06, 0x12, 0xFF] }
     public static func versionInquiry(address: UInt8 = 1) -> [UInt8] { [0x80 | address, 0x09, 0x00, 0x02, 0xFF] }
 
-    public static func nibbles(_ v: UInt16) -> [UInt8] { [UInt8(v >> 12 & 0xF), UInt8(v >> 8 & 0xF), UInt8(v >> 4 & 0xF), UInt8(v & 0xF)] }
+    public static func nibbles(_ v: UInt16) -> [UInt8] {
+        [UInt8(v >> 12 & 0xF), UInt8(v >> 8 & 0xF), UInt8(v >> 4 & 0xF), UInt8(v & 0xF)]
+    }
     public static func value(nibbles b: ArraySlice<UInt8>) -> Int16 {
         Int16(bitPattern: b.reduce(UInt16(0)) { $0 << 4 | UInt16($1 & 0xF) })
     }
@@ -63,12 +78,14 @@ public enum VISCA {
     /// Reads one reply message (header … 0xFF); nil when it is not a reply VISCA defines.
     public static func reply(_ message: [UInt8]) -> Reply? {
         guard message.count >= 3, message.first! & 0x80 != 0, message.last == 0xFF else { return nil }
-        let kind = message[1] & 0xF0, socket = message[1] & 0x0F
+        let kind = message[1] & 0xF0
+        let socket = message[1] & 0x0F
         switch (kind, message.count) {
         case (0x40, 3): return .ack(socket: socket)
         case (0x50, 3): return .completion(socket: socket)
         case (0x60, 4): return .error(socket: socket, code: message[2])
-        case (0x50, 11) where socket == 0: return .position(pan: value(nibbles: message[2..<6]), tilt: value(nibbles: message[6..<10]))
+        case (0x50, 11) where socket == 0:
+            return .position(pan: value(nibbles: message[2..<6]), tilt: value(nibbles: message[6..<10]))
         case (0x50, _): return .inquiry(Array(message[2..<(message.count - 1)]))
         default: return nil
         }

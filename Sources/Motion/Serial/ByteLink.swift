@@ -12,7 +12,8 @@ public enum LinkError: Error, Sendable, Equatable, CustomStringConvertible {
 
     public var description: String {
         switch self {
-        case .cannotOpen(let name, let e): "cannot open \(name): \(e) (is the device plugged in? is the user in the 'dialout' group?)"
+        case .cannotOpen(let name, let e):
+            "cannot open \(name): \(e) (is the device plugged in? is the user in the 'dialout' group?)"
         case .disconnected(let name): "\(name) was disconnected"
         case .io(let name, let e): "\(name): \(e)"
         case .noAnswer(let name, let what): "no answer from \(name) to \(what): wrong port, baud rate or protocol?"
@@ -63,9 +64,12 @@ public final class FileDescriptorLink: ByteLink {
         while offset < bytes.count {
             do throws(Errno) {
                 let n = try fd.write(bytes[offset...])
-                if n > 0 { offset += n; continue }
+                if n > 0 {
+                    offset += n
+                    continue
+                }
                 throw Errno.wouldBlock
-            } catch where error == .wouldBlock && waited < 100 {
+            } catch  where error == .wouldBlock && waited < 100 {
                 // The device's buffer is full: wait a little for room, a second at most.
                 _ = try? fd.poll(for: .writable, timeout: 0.01)
                 waited += 1
@@ -89,7 +93,7 @@ public final class FileDescriptorLink: ByteLink {
             // Hung up with nothing left to read: the device is gone.
             if !events.contains(.readable), events.isBroken { throw Errno.io }
             n = try fd.read(into: &buffer)
-        } catch where error == .wouldBlock {
+        } catch  where error == .wouldBlock {
             return []
         } catch {
             throw error.meansDeviceGone ? .disconnected(name) : .io(name, error)

@@ -19,10 +19,12 @@ public final class LinkRunner: Sendable {
     private let state: Protected<State>
     private let finished = Atomic<Bool>(false)
 
-    public init(name: String, retryInterval: Double = 0.25,
-                open: @escaping @Sendable () throws(LinkError) -> any ByteLink,
-                onBytes: @escaping @Sendable ([UInt8]) -> Void,
-                onEvent: @escaping @Sendable (LinkEvent) -> Void = { _ in }) throws(LinkError) {
+    public init(
+        name: String, retryInterval: Double = 0.25,
+        open: @escaping @Sendable () throws(LinkError) -> any ByteLink,
+        onBytes: @escaping @Sendable ([UInt8]) -> Void,
+        onEvent: @escaping @Sendable (LinkEvent) -> Void = { _ in }
+    ) throws(LinkError) {
         self.name = name
         state = Protected(State(link: try open()))
         let thread = Thread { [weak self] in
@@ -74,7 +76,8 @@ public final class LinkRunner: Sendable {
 extension LinkRunner {
     /// Sends `request` and waits up to `seconds` for `answered()`; when the device stays silent
     /// or the send fails, closes the link and throws, so a refused device leaves nothing open.
-    public func handshake(_ request: [UInt8], what: String, seconds: Double = 2, answered: () -> Bool) throws(LinkError) {
+    public func handshake(_ request: [UInt8], what: String, seconds: Double = 2, answered: () -> Bool) throws(LinkError)
+    {
         do throws(LinkError) {
             try send(request)
             guard waitFor(seconds: seconds, until: answered) else { throw LinkError.noAnswer(name, what: what) }

@@ -1,0 +1,55 @@
+import ControlClient
+import DockCore
+import Foundation
+
+extension DockAccessory {
+    /// One camera frame from dockd, as JPEG (OpenDock's own: on Apple's systems a program
+    /// captures with AVFoundation; here dockd holds the camera and passes its frames on).
+    /// `stamp` is on this process's monotonic clock: the capture time as dockd reported it,
+    /// so `track(_:cameraInformation:image:)` dates observations made on it rightly.
+    public struct CameraFrame: Sendable {
+        public var jpeg: [UInt8]
+        public var stamp: FrameStamp
+    }
+
+    public typealias CameraFrames = AsyncStream<CameraFrame>
+
+    /// The frames of the camera dockd holds, clean (not annotated), at most `maximumRate` a
+    /// second (1…30), newest first when the reader falls behind. A dock of the program's own
+    /// has no camera: `notSupportedByDevice`.
+    public func cameraFrames(maximumRate: Double = 15) throws -> CameraFrames {
+        guard (1...30).contains(maximumRate) else { throw DockKitError.invalidParameter }
+        guard case .remote(let dock) = backing else { throw DockKitError.notSupportedByDevice }
+        return dock.cameraFrames(maximumRate: maximumRate)
+    }
+}
+
+extension RemoteDock {
+    /// dockd's `/v1/frames.mjpeg`, read on a thread of its own until the reader goes away.
+    func cameraFrames(maximumRate: Double) -> DockAccessory.CameraFrames {
+        let (stream, continuation) = DockAccessory.CameraFrames.makeStream(bufferingPolicy: .bufferingNewest(2))
+        let ended = Protected(false)
+        continuation.onTermination = { _ in ended.withLock { $0 = true } }
+        let connection = connection
+        let thread = Thread {
+            let clock = SystemMonotonicClock()
+            var parser = MultipartParser()
+            let path = "/v1/frames.mjpeg?fps=\(Int(maximumRate))"
+            _ = try? connection.follow(path, accept: "multipart/x-mixed-replace", keepGoing: { !ended.withLock { $0 } })
+            {
+                body in
+                for part in parser.feed(body) {
+                    let age = part.headers["x-frame-age"].flatMap(Double.init) ?? 0
+                    let sequence = part.headers["x-frame-sequence"].flatMap { UInt64($0) } ?? 0
+                    let stamp = FrameStamp(sequence: sequence, time: clock.now.advanced(bySeconds: -age))
+                    continuation.yield(DockAccessory.CameraFrame(jpeg: part.body, stamp: stamp))
+                }
+                return parser.broken == nil && !ended.withLock { $0 }
+            }
+            continuation.finish()
+        }
+        thread.name = "opendock.frames"
+        thread.start()
+        return stream
+    }
+}

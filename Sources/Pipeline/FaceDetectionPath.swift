@@ -1,0 +1,24 @@
+import DockCore
+import Perception
+
+/// dockd's face detection as it runs frame after frame — the schedule with its whole scans and
+/// its looks around tracked faces, the tracker that says where those are, the selection —
+/// without speakers or motion: what the peer comparison measures against a plain script.
+public final class FaceDetectionPath {
+    private let step: PerceptionStep
+
+    public init(faces: any Detector, regionFaces: (any Detector)?) {
+        step = PerceptionStep(
+            detection: DetectionStage(faces: faces, regionFaces: regionFaces), follower: nil, lipReader: nil,
+            audio: nil, speakingThreshold: 1)
+    }
+
+    /// The faces found in `frame` (the next of a recording, in order).
+    public func faces(in frame: Frame) -> [Detection] {
+        let camera = CameraInformation(size: frame.size, horizontalFieldOfViewDegrees: 60)
+        return step.perceive(frame, camera: camera, locked: [], now: frame.stamp.time, cancelled: { false }).detections
+    }
+
+    /// Frames whose faces were looked for only around the tracked ones, and all frames.
+    public var regionFrames: Int { step.detection.regionFrames }
+}

@@ -1,0 +1,93 @@
+import DockCore
+import Foundation
+import Motion
+import TestSupport
+import Testing
+
+@testable import DockKit
+
+/// Code shaped like Apple's DockKit samples compiles against `import DockKit`: the type paths,
+/// the `setOrientation` forms and defaults, `Rotation3D`'s initialisers; and the semantics
+/// Apple documents.
+@Suite(.tags(.unit)) struct AppleShapesTests {
+    /// Written as Apple's documentation writes it; that it compiles is most of the test.
+    func sampleShapedCode(_ accessory: DockAccessory) async throws -> [String] {
+        var seen: [String] = []
+        let limit: DockAccessory.Limits.Limit = try .init(positionRange: -1.0..<1.0, maximumSpeed: 1)
+        try accessory.setLimits(DockAccessory.Limits(yaw: limit, pitch: nil, roll: nil))
+        let charge: DockAccessory.BatteryChargeState = .notChargeable
+        let kind: DockAccessory.Observation.ObservationType = .humanFace
+        let state: DockAccessory.State = .docked
+        let category: DockAccessory.Category = accessory.identifier.category
+        seen.append("\(charge) \(kind) \(state.debugDescription) \(category)")
+        let rotation = Rotation3D(angle: .degrees(30), axis: .y)
+        let progress = try startSynchronously(accessory, rotation)
+        seen.append(String(format: "%.1f", rotation.eulerAngles.y * 180 / .pi))
+        while !progress.isFinished && !progress.isCancelled { try await Task.sleep(for: .milliseconds(10)) }
+        let back = try await accessory.setOrientation(Vector3D(), duration: .seconds(0.2))
+        while !back.isFinished && !back.isCancelled { try await Task.sleep(for: .milliseconds(10)) }
+        for await motion in try accessory.motionStates {
+            seen.append(motion.timestamp > 1_600_000_000 ? "epoch" : "not epoch")
+            break
+        }
+        return seen
+    }
+
+    /// DockKit's synchronous form, from synchronous code (in an async function the async form is chosen).
+    func startSynchronously(_ accessory: DockAccessory, _ rotation: Rotation3D) throws -> Progress {
+        try accessory.setOrientation(rotation, relative: false)
+    }
+
+    @Test func samplesCompileAndRun() async throws {
+        let accessory = DockAccessory(name: "test", backend: SimulatedGimbal())
+        accessory.local?.startMotionLoop()
+        accessory.local?.setSystemTrackingEnabled(false)
+        let seen = try await sampleShapedCode(accessory)
+        #expect(seen == ["notChargeable humanFace docked trackingStand", "30.0", "epoch"])
+        #expect(abs(accessory.limits.yaw!.positionRange.upperBound - 1) < 1e-12)
+    }
+
+    @Test func trackIsRefusedWhileSystemTrackingIsOn() async throws {
+        let accessory = DockAccessory(name: "test", backend: SimulatedGimbal())
+        let camera = DockAccessory.CameraInformation(
+            captureDevice: nil, cameraPosition: .front, orientation: .corrected, cameraIntrinsics: nil,
+            referenceDimensions: CGSize(width: 1280, height: 720))
+        let face = DockAccessory.Observation(
+            identifier: 1, type: .humanFace, rect: CGRect(x: 0.4, y: 0.4, width: 0.1, height: 0.1))
+        await #expect(throws: DockKitError.notSupported) {
+            try await accessory.track([face], cameraInformation: camera)
+        }
+        accessory.local?.setSystemTrackingEnabled(false)
+        try await accessory.track([face], cameraInformation: camera)
+    }
+
+    @Test func theRegionOfInterestOutlivesSystemTracking() async throws {
+        let accessory = DockAccessory(name: "test", backend: SimulatedGimbal())
+        let square = CGRect(x: 0.21875, y: 0, width: 0.5625, height: 1)
+        try await accessory.setRegionOfInterest(square)
+        accessory.local?.setSystemTrackingEnabled(false)
+        #expect(accessory.regionOfInterest == square, "custom tracking keeps the region")
+    }
+
+    @Test func theTrackingButtonIsReportedOnlyWhenThereIsOne() async throws {
+        let manager = DockAccessoryManager()
+        let plain = LocalDock(name: "plain", backend: SimulatedGimbal())
+        manager.dock(plain)
+        let withButton = LocalDock(name: "remote", backend: SimulatedGimbal())
+        manager.dock(withButton, trackingButtonEnabled: true)
+        let flags = Protected<[String: Bool]>([:])
+        let id = manager.observeStateChanges { change in
+            flags.withLock { $0[change.accessory?.identifier.name ?? ""] = change.trackingButtonEnabled }
+        }
+        manager.stopObservingStateChanges(id)
+        #expect(flags.withLock { $0 } == ["plain": false, "remote": true])
+    }
+
+    @Test func errorsSayWhatHappenedInTheirOwnWords() {
+        let error: any Error = DockKitError.frameRateTooHigh
+        #expect(error.localizedDescription == DockKitError.frameRateTooHigh.description)
+        #expect(DockKitError.frameRateTooHigh.description.contains("orientation and animations: 2"))
+        #expect(DockKitError.frameRateTooLow.debugDescription.hasPrefix("DockKitError.frameRateTooLow"))
+        for error in DockKitError.allCases { #expect(DockKitError(name: error.name) == error) }
+    }
+}
