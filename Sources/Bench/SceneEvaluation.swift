@@ -115,11 +115,14 @@ public struct SceneEvaluation: Sendable {
     /// (hidden, or no longer in the scene) at the end: a head that gave up on a subject that left
     /// for good should be home. nil when the target is there at the end.
     public let endFromHome: Double?
-    /// From each change of speaker to choosing the new speaker (nil = never did before the next change).
+    /// From the start of each new speaker's speech to the framed identity settling on them
+    /// (nil = it never did while they spoke); see `SpeakerSwitches`.
     public let switchLatencies: [Double?]
     /// Share of speaking frames with the speaker chosen; nil when nobody speaks.
     public let speakerChoiceAccuracy: Double?
-    /// Changes of the chosen person to someone who is not the target.
+    /// Changes of framed identity, whatever frames lie between.
+    public let switches: Int
+    /// Changes of framed identity to someone who should not be framed (`SpeakerSwitches`).
     public let falseSwitches: Int
     public let motorStarts: Int
     /// Reversals of the commanded yaw direction.
@@ -165,23 +168,11 @@ public struct SceneEvaluation: Sendable {
             speaking.isEmpty
             ? nil
             : Double(speaking.filter { framed[$0].contains(speakers[$0]!) }.count) / Double(speaking.count)
-        var latencies: [Double?] = []
-        var lastSpeaker: Int?
-        for index in speaking {
-            guard let speaker = speakers[index], speaker != lastSpeaker else { continue }
-            if lastSpeaker != nil {
-                let nextChange = speaking.first { $0 > index && speakers[$0] != speaker } ?? samples.count
-                let found = (index..<nextChange).first { framed[$0].contains(speaker) }
-                latencies.append(found.map { times[$0] - times[index] })
-            }
-            lastSpeaker = speaker
-        }
-        switchLatencies = latencies
-        falseSwitches =
-            zip(framed.indices.dropFirst(), framed.indices).filter { now, before in
-                guard !framed[before].isEmpty, !framed[now].isEmpty, framed[before] != framed[now] else { return false }
-                return targets[now].map { !framed[now].contains($0) } ?? true
-            }.count
+        let switching = SpeakerSwitches(
+            times: times, framed: framed, speakers: speakers, quietTargets: targets)
+        switchLatencies = switching.latencies
+        switches = switching.switches
+        falseSwitches = switching.falseSwitches
 
         let moving = samples.map { max(abs($0.commandYaw), abs($0.commandPitch)) }
         motorStarts = MotionMetrics.motorStarts(moving, threshold: settings.restThreshold)

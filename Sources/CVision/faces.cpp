@@ -8,6 +8,7 @@ struct cvision_yunet {
     cv::Ptr<cv::FaceDetectorYN> net;
     cv::Size inputSize;
     cv::Mat scaled;   // reused between calls
+    cv::Mat padded;   // likewise, for inputs smaller than the network's deepest stride allows
 };
 
 struct cvision_cascade {
@@ -54,12 +55,22 @@ extern "C" int32_t cvision_yunet_detect(cvision_yunet *detector, cvision_view im
         else bgr = source;
         cv::Size size;
         double factor = shrink(bgr, input_width, detector->scaled, size);
+        // YuNet halves its input five times; below 64 pixels a side its deepest pooling has
+        // nothing left and OpenCV throws. Padding on the right and bottom keeps coordinates.
+        cv::Mat input = detector->scaled;
+        constexpr int smallestSide = 64;
+        if (size.width < smallestSide || size.height < smallestSide) {
+            cv::copyMakeBorder(detector->scaled, detector->padded, 0, std::max(0, smallestSide - size.height), 0,
+                               std::max(0, smallestSide - size.width), cv::BORDER_CONSTANT, cv::Scalar::all(0));
+            input = detector->padded;
+            size = input.size();
+        }
         if (size != detector->inputSize) {
             detector->net->setInputSize(size);
             detector->inputSize = size;
         }
         cv::Mat found;
-        detector->net->detect(detector->scaled, found);
+        detector->net->detect(input, found);
         int32_t count = 0;
         for (int row = 0; row < found.rows && count < capacity; ++row, ++count) {
             const float *v = found.ptr<float>(row);

@@ -19,6 +19,25 @@ import Testing
         #expect(face.score > 0.8)
         #expect(face.landmarks.count == 5)
     }
+
+    /// A second look around a face on a small camera frame can be a crop a few dozen pixels
+    /// across: YuNet's deepest layers would shrink it to nothing (OpenCV throws), so it is padded.
+    @Test func yunetLooksIntoCropsSmallerThanItsDeepestStride() throws {
+        let photo = try Fixtures.photo("astronaut.png")
+        let detector = try YuNetFaceDetector(modelPath: try registry.resolve("yunet"))
+        for size in [PixelSize(width: 40, height: 20), PixelSize(width: 18, height: 60)] {
+            let small = try photo.resized(to: size)
+            #expect(try detector.detect(small).allSatisfy { $0.rect.maxX <= 40 && $0.rect.maxY <= 60 })
+        }
+        // And a face filling a 64-pixel crop is still found where it is.
+        let face = AstronautLabel.face
+        let around = PixelRect(
+            x: face.x - face.width * 0.3, y: face.y - face.height * 0.3, width: face.width * 1.6,
+            height: face.height * 1.6)
+        let crop = try #require(photo.cropped(to: around))
+        let shrunk = try crop.frame.resized(to: PixelSize(width: 56, height: 56))
+        #expect(try detector.detect(shrunk).contains { $0.rect.width > 20 && $0.rect.maxX <= 56 })
+    }
 }
 
 @Suite(.tags(.unit)) struct FallbackTests {
