@@ -12,11 +12,27 @@ public struct MicrophoneArray: Sendable, Hashable {
 
     public var spacing: Double
     public var mounting: Mounting
+    /// The right microphone arrives on the first channel and the left on the second (a pair
+    /// wired or mounted the other way round): read otherwise, every direction is mirrored and
+    /// the head turns to the person opposite whoever speaks.
+    public var swapped: Bool
     public static let speedOfSound = 343.0
 
-    public init(spacing: Double = 0.15, mounting: Mounting = .room) {
+    public init(spacing: Double = 0.15, mounting: Mounting = .room, swapped: Bool = false) {
         self.spacing = spacing
         self.mounting = mounting
+        self.swapped = swapped
+    }
+
+    /// The channel that carries the left microphone, and the one that carries the right.
+    public var leftChannel: Int { swapped ? 1 : 0 }
+    public var rightChannel: Int { swapped ? 0 : 1 }
+
+    /// How the pair is read, for the line a run prints at start.
+    public var orderNote: String {
+        swapped
+            ? "microphones read right, left (--mic-order right-left)"
+            : "microphones read left, right (if the head turns to the person opposite whoever speaks, the pair is the other way round: --mic-order right-left)"
     }
 
     /// The largest possible delay between the channels, seconds.

@@ -113,7 +113,9 @@ public struct SpeechAnalyzer: Sendable {
                 let to = min(available, from + span)
                 let slice = (from - base)..<(to - base)
                 if to - from > 2 * maxLag,
-                    let found = GCCPHAT.delay(left: buffer[0][slice], right: buffer[1][slice], maxLag: maxLag)
+                    let found = GCCPHAT.delay(
+                        left: buffer[array.leftChannel][slice], right: buffer[array.rightChannel][slice],
+                        maxLag: maxLag)
                 {
                     direction = array.angle(forDelay: found.samples / sampleRate)
                     coherence = found.peak

@@ -28,7 +28,7 @@ public struct BenchCommand {
 
         Usage: dockctl bench [SCENE.json | DIR]… [--laws dock,pid] [--report DIR] [--video] [--peer [--peer-rounds N]]
                              [--frames N] [--detector yunet|rfb|haar|lbp] [--detect-width PX] [--bodies ssdlite|yolox|hog|none]
-                             [--track-objects LIST] [--threads N] [--no-audio] [--mics room|camera] [--mic-spacing M] [--lips facemesh|motion|off]
+                             [--track-objects LIST] [--threads N] [--no-audio] [--mics room|camera] [--mic-spacing M] [--mic-order left-right|right-left] [--lips facemesh|motion|off]
                              [--json] [--quiet]
                dockctl bench [--runs N] …            (no scene: throughput on the demo scene)
 
@@ -89,7 +89,7 @@ public struct BenchCommand {
             case "--no-audio": passThrough.append(argument)
             case "--frames", "--detector", "--detect-width", "--bodies", "--track-objects", "--threads", "--models",
                 "--media",
-                "--mics", "--mic-spacing", "--lips":
+                "--mics", "--mic-spacing", "--mic-order", "--lips":
                 guard let value = rest.popFirst() else { throw UsageError("\(argument) needs a value") }
                 passThrough += [argument, value]
             default:

@@ -25,6 +25,9 @@ public struct BenchScene: Sendable {
     /// Radians: pitch in x, yaw in y.
     public var initialPose = Vector3D()
     public var audio: String?
+    /// The scene's microphone pair delivers its channels right, left (`"mic_wiring":
+    /// "right-left"`): what a pair wired the other way round sounds like.
+    public var micWiringSwapped = false
     public var primaryID: Int?
     public var steps: [Double] = []
 
@@ -49,6 +52,7 @@ public struct BenchScene: Sendable {
         }
         c.gimbal = .sim
         c.audioFile = audio
+        c.soundChannelsSwapped = micWiringSwapped
         c.viewSize = viewSize
         c.viewFieldOfView = viewFieldOfView
         c.gimbalModel = gimbal
@@ -105,6 +109,12 @@ public struct BenchScene: Sendable {
                 throw root.error("audio", "cannot read \(file)")
             }
             scene.audio = file
+        }
+        if let wiring = try root.string("mic_wiring") {
+            guard wiring == "left-right" || wiring == "right-left" else {
+                throw root.error("mic_wiring", "expects \"left-right\" or \"right-left\", got \"\(wiring)\"")
+            }
+            scene.micWiringSwapped = wiring == "right-left"
         }
         if let truthFields {
             scene.primaryID = try truthFields.integer("primary", in: 0...1_000_000)

@@ -331,6 +331,21 @@ extension DockdOption {
                 v, MicrophoneArray.Mounting.self, or: "--mics expects room or camera")
         },
         DockdOption(
+            "--mic-order", "left-right|right-left", .speakers,
+            help: [
+                "which channel carries which microphone (default left-right); a pair wired",
+                "the other way round sends the head to the person opposite whoever speaks",
+            ],
+            key: .init(
+                section: "speakers", name: "mic_order", kind: .value, summary: "`left-right` or `right-left`")
+        ) { o, v in
+            switch v {
+            case "left-right": o.configuration.microphones.swapped = false
+            case "right-left": o.configuration.microphones.swapped = true
+            default: throw UsageError("--mic-order expects left-right or right-left, got '\(v)'")
+            }
+        },
+        DockdOption(
             "--mic-spacing", "M", .speakers,
             help: ["distance between the two microphones (default 0.15)"],
             key: .init(

@@ -4,8 +4,9 @@ import DockCore
 /// frame (on a reduced image: the whole of it a few times a second and whenever no face is
 /// tracked, in between only around the faces already tracked); bodies a few times a second, more often while no face is seen
 /// (people turned away or far off); objects a few times a second; and a second look at full
-/// resolution around subjects whose faces are too small for the reduced image. Pure: the caller
-/// says what time it is and what it is tracking.
+/// resolution around subjects whose faces are too small for the reduced image, or, while no
+/// face is confirmed, at tiles of the frame in turn. Pure: the caller says what time it is and
+/// what it is tracking.
 public struct DetectionSchedule: Sendable {
     public var bodyInterval = 0.2
     public var bodyIntervalWithoutFaces = 0.1
@@ -21,11 +22,23 @@ public struct DetectionSchedule: Sendable {
     public var wholeFrameInterval = 0.1
     /// More tracked faces than this, and the whole frame is scanned.
     public var faceRegionsLimit = 4
+    /// While no face is confirmed, a face too small for the whole scan is searched for: each
+    /// frame one tile of this grid (overlapping, so a face on a border is whole in one) gets a
+    /// second look, in turn; a tentative small face found that way gets the look instead, so
+    /// it can be seen again and confirmed. A 40-pixel face in 720p is about 10 pixels in the
+    /// whole scan, too few; in a tile it is about 33.
+    public var searchColumns = 4
+    public var searchRows = 2
+    /// A tile every other frame at 30 fps (a sweep of the grid in about half a second): a tile
+    /// costs about twice a whole scan, and an empty room would pay it on every frame.
+    public var searchTileInterval = 0.06
 
     private var lastBodies: MonotonicInstant?
     private var lastObjects: MonotonicInstant?
     private var secondLookTurn = 0
     private var lastWholeFrame: MonotonicInstant?
+    private var searchTurn = 0
+    private var lastSearchTile: MonotonicInstant?
 
     public init() {}
 
@@ -37,13 +50,18 @@ public struct DetectionSchedule: Sendable {
         /// nil: look for faces in the whole frame; otherwise only around these tracked faces
         /// (unit rects, lower-left origin).
         public var faceRegions: [NormalizedRect]?
+        /// While no face is confirmed: where to look at full resolution for a face too small for
+        /// the whole scan, if that scan finds none (unit rect, lower-left origin).
+        public var search: NormalizedRect?
 
         public init(
-            bodies: Bool, objects: Bool, secondLooks: [NormalizedRect], faceRegions: [NormalizedRect]? = nil
+            bodies: Bool, objects: Bool, secondLooks: [NormalizedRect], search: NormalizedRect? = nil,
+            faceRegions: [NormalizedRect]? = nil
         ) {
             self.bodies = bodies
             self.objects = objects
             self.secondLooks = secondLooks
+            self.search = search
             self.faceRegions = faceRegions
         }
     }
@@ -67,9 +85,11 @@ public struct DetectionSchedule: Sendable {
     }
 
     /// `canSearchRegions`: whether the caller can look for faces in regions only.
+    /// `canSearchTiles`: whether a tile's second look sees finer pixels than the whole scan (the
+    /// whole scan shrinks the frame).
     public mutating func plan(
         at time: MonotonicInstant, facesSeenLately: Bool, tracking: [Focus],
-        hasBodyDetector: Bool, hasObjectDetector: Bool, canSearchRegions: Bool = false
+        hasBodyDetector: Bool, hasObjectDetector: Bool, canSearchRegions: Bool = false, canSearchTiles: Bool = false
     ) -> Plan {
         func due(_ last: MonotonicInstant?, _ interval: Double) -> Bool {
             last.map { time.seconds(since: $0) >= interval - 1e-6 } ?? true
@@ -101,6 +121,7 @@ public struct DetectionSchedule: Sendable {
         }
         return Plan(
             bodies: bodies, objects: objects, secondLooks: chosen,
+            search: canSearchTiles ? searchLook(at: time, tracking: tracking) : nil,
             faceRegions: faceRegions(at: time, tracking: tracking, canSearchRegions: canSearchRegions))
     }
 
@@ -117,6 +138,34 @@ public struct DetectionSchedule: Sendable {
             return nil
         }
         return faces
+    }
+
+    /// While no face is confirmed: around a tentative small face, else the next search tile.
+    private mutating func searchLook(at time: MonotonicInstant, tracking: [Focus]) -> NormalizedRect? {
+        let faces = tracking.filter { $0.kind == .humanFace }
+        guard !faces.contains(where: \.isConfirmed) else { return nil }
+        if let small = faces.first(where: { $0.rect.width < smallFaceWidth }) {
+            return Self.around(small.rect, scale: 3)
+        }
+        if let last = lastSearchTile, time.seconds(since: last) < searchTileInterval - 1e-6 { return nil }
+        lastSearchTile = time
+        let tile = Self.searchTile(searchTurn, columns: searchColumns, rows: searchRows)
+        searchTurn = (searchTurn + 1) % max(1, searchColumns * searchRows)
+        return tile
+    }
+
+    /// Tile `index` of a grid whose tiles overlap by a quarter of their size.
+    static func searchTile(_ index: Int, columns: Int, rows: Int) -> NormalizedRect {
+        func span(_ count: Int) -> (size: Double, step: Double) {
+            guard count > 1 else { return (1, 0) }
+            let size = 1 / (Double(count) * 0.75 + 0.25)
+            return (size, size * 0.75)
+        }
+        let (width, xStep) = span(columns)
+        let (height, yStep) = span(rows)
+        let column = index % max(1, columns)
+        let row = (index / max(1, columns)) % max(1, rows)
+        return NormalizedRect(x: Double(column) * xStep, y: Double(row) * yStep, width: width, height: height)
     }
 
     static func around(_ r: NormalizedRect, scale: Double) -> NormalizedRect {

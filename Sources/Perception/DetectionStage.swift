@@ -75,7 +75,8 @@ public final class DetectionStage {
         result.plan = schedule.plan(
             at: frame.stamp.time, facesSeenLately: facesSeenLately, tracking: tracking,
             hasBodyDetector: bodies != nil && slowFree,
-            hasObjectDetector: objects != nil && objects !== bodies && slowFree, canSearchRegions: regionFaces != nil)
+            hasObjectDetector: objects != nil && objects !== bodies && slowFree, canSearchRegions: regionFaces != nil,
+            canSearchTiles: 2 * frame.width >= 3 * wholeScanWidth(of: frame))
         func run(_ label: String, _ body: () throws(DetectorError) -> [Detection]) -> [Detection] {
             let start = DispatchTime.now().uptimeNanoseconds
             defer { result.durations[label, default: 0] += Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9 }
@@ -100,6 +101,10 @@ public final class DetectionStage {
             let extra = run("second-look") { () throws(DetectorError) in try secondLook(frame, region: region) }
             found += extra.filter { candidate in !found.contains { $0.rect.intersectionOverUnion(candidate.rect) > 0.3 }
             }
+        }
+        if found.isEmpty, let region = result.plan.search {
+            found = run("search") { () throws(DetectorError) in try secondLook(frame, region: region) }
+                .filter { $0.score >= Self.searchMinimumScore }
         }
         if !found.isEmpty { lastFaceTime = frame.stamp.time }
         let job = SlowDetectorThread.Job(
@@ -151,7 +156,6 @@ public final class DetectionStage {
         }
     }
 
-    /// The width the face detector shrinks a whole frame to.
     /// The width the face detector shrinks a whole frame to.
     private func wholeScanWidth(of frame: Frame) -> Int {
         (faces as? YuNetFaceDetector)?.inputWidth ?? frame.width
@@ -238,4 +242,8 @@ public final class DetectionStage {
     /// A second look's region needs no more pixels across than this: a face in it is then
     /// still a fifth of the detector's 320-wide input or more.
     static let secondLookWidth = 160
+    /// A face found by the search must be surer than one found where a subject is: a search
+    /// looks at every part of the frame in full detail, where texture passes for a face more
+    /// often, and a head that follows such a face leaves home for nothing.
+    static let searchMinimumScore = 0.85
 }

@@ -26,12 +26,15 @@ final class MicrophoneInput: AudioInput {
 final class SceneSoundInput: AudioInput {
     private let sound: SceneSound
     private let array: MicrophoneArray
+    private let channelsSwapped: Bool
     private var rendered = 0
     private var lastYaw: (time: Double, yaw: Double)?
 
-    init(sound: SceneSound, array: MicrophoneArray) {
+    /// `channelsSwapped`: the pair delivers right, left (wired the other way round).
+    init(sound: SceneSound, array: MicrophoneArray, channelsSwapped: Bool = false) {
         self.sound = sound
         self.array = array
+        self.channelsSwapped = channelsSwapped
     }
 
     func blocks(until now: MonotonicInstant, yaw: Double) -> [AudioBlock] {
@@ -40,9 +43,10 @@ final class SceneSoundInput: AudioInput {
         guard end > rendered else { return [] }
         let from = lastYaw ?? (time, yaw)
         let span = time - from.time
-        let channels = sound.render(rendered..<end, array: array) { t in
+        var channels = sound.render(rendered..<end, array: array) { t in
             span > 0 ? from.yaw + (yaw - from.yaw) * min(1, max(0, (t - from.time) / span)) : yaw
         }
+        if channelsSwapped { channels.reverse() }
         let block = AudioBlock(
             channels: channels, sampleRate: sound.sampleRate,
             start: MonotonicInstant.zero.advanced(bySeconds: Double(rendered) / sound.sampleRate), sequence: rendered)

@@ -81,7 +81,10 @@ extension Rig {
                 device: device, configuration: configuration.audioConfiguration, clock: clock)
             let analyzer = try SpeechAnalyzer(
                 sampleRate: source.sampleRate, channelCount: source.channelCount, array: configuration.microphones)
-            let note = "audio: \(source.summary)" + (source.channelCount == 1 ? SessionConfiguration.monoNote : "")
+            let note =
+                "audio: \(source.summary)"
+                + (source.channelCount == 1
+                    ? SessionConfiguration.monoNote : "; " + configuration.microphones.orderNote)
             let heard = UncheckedBox(source)
             return RigSound(
                 follower: SpeakerFollower(analyzer: analyzer, policy: configuration.speakerPolicy),

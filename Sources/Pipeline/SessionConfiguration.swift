@@ -95,6 +95,9 @@ public struct SessionConfiguration: Sendable {
     /// speech, audio synthesized for them. Off = framing by vision alone.
     public var useAudio = true
     public var audioFile: String?
+    /// Simulation only: the scene's microphones deliver their channels right, left (a pair
+    /// wired the other way round), whatever `microphones` says about how to read them.
+    public var soundChannelsSwapped = false
     /// A live camera's microphones: an ALSA capture device ("plughw:CARD=C920", "default").
     public var audioDevice: String?
     /// ALSA configuration text used instead of the system's when opening `audioDevice` (tests

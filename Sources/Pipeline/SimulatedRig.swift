@@ -127,7 +127,8 @@ extension Rig {
                     let analyzer = try SpeechAnalyzer(sampleRate: sound.sampleRate, channelCount: 2, array: array)
                     return RigSound(
                         follower: SpeakerFollower(analyzer: analyzer, policy: configuration.speakerPolicy),
-                        input: SceneSoundInput(sound: sound, array: array),
+                        input: SceneSoundInput(
+                            sound: sound, array: array, channelsSwapped: configuration.soundChannelsSwapped),
                         note: String(
                             format:
                                 "audio: 2 channels at %.0f Hz, %.1f s, microphones on the camera (heard as the head turns)",
@@ -135,14 +136,16 @@ extension Rig {
                 }
                 clip = try SceneAudio.synthesize(scene.configuration, array: array)
             }
-            guard let clip else { return .none }
+            guard var clip else { return .none }
+            if configuration.soundChannelsSwapped && clip.isStereo { clip.channels.reverse() }
             return RigSound(
                 follower: try SpeakerFollower(clip: clip, array: array, policy: configuration.speakerPolicy),
                 input: nil,
                 note: String(
                     format: "audio: %d channel%@ at %.0f Hz, %.1f s%@", clip.channels.count,
                     clip.channels.count == 1 ? "" : "s",
-                    clip.sampleRate, clip.duration, clip.isStereo ? "" : SessionConfiguration.monoNote))
+                    clip.sampleRate, clip.duration,
+                    clip.isStereo ? (array.swapped ? "; " + array.orderNote : "") : SessionConfiguration.monoNote))
         } catch {
             return RigSound(follower: nil, input: nil, note: "audio off, tracking on vision alone: \(error.message)")
         }

@@ -42,14 +42,47 @@ import Testing
         #expect(plan(20, two) == nil && plan(21, two) == nil)
     }
 
-    @Test func aTentativeFaceGetsNoSecondLook() {
+    @Test func aTentativeFaceGetsNoSecondLookWhileAFaceIsConfirmed() {
         var schedule = DetectionSchedule()
         let small = DetectionSchedule.Focus(
             rect: NormalizedRect(x: 0.5, y: 0.5, width: 0.02, height: 0.03), kind: .humanFace, hasFace: false,
             isConfirmed: false)
+        let big = DetectionSchedule.Focus(
+            rect: NormalizedRect(x: 0.1, y: 0.4, width: 0.1, height: 0.18), kind: .humanFace, hasFace: false)
         let plan = schedule.plan(
-            at: .zero, facesSeenLately: true, tracking: [small], hasBodyDetector: false, hasObjectDetector: false)
-        #expect(plan.secondLooks.isEmpty)
+            at: .zero, facesSeenLately: true, tracking: [small, big], hasBodyDetector: false,
+            hasObjectDetector: false, canSearchTiles: true)
+        #expect(plan.secondLooks.isEmpty && plan.search == nil)
+    }
+
+    @Test func withNoFaceConfirmedTilesAreSearchedInTurnThenTheTentativeFaceFoundThere() {
+        var schedule = DetectionSchedule()
+        func looks(_ frame: Int, _ tracking: [DetectionSchedule.Focus], tiles: Bool = true) -> [NormalizedRect] {
+            let plan = schedule.plan(
+                at: MonotonicInstant(seconds: Double(frame) / 30), facesSeenLately: false, tracking: tracking,
+                hasBodyDetector: false, hasObjectDetector: false, canSearchTiles: tiles)
+            return plan.secondLooks + [plan.search].compactMap { $0 }
+        }
+        // Eight tiles, one every other frame, then round again; together they cover the frame,
+        // and each overlaps its neighbour by a quarter of its width.
+        let planned = (0..<18).map { looks($0, []) }
+        #expect(planned.enumerated().allSatisfy { $0.element.count == ($0.offset % 2 == 0 ? 1 : 0) })
+        let tiles = planned.filter { !$0.isEmpty }
+        #expect(tiles[8] == tiles[0] && Set(tiles.prefix(8).map { "\($0[0])" }).count == 8)
+        let union = tiles.prefix(8).map { $0[0] }
+        for x in stride(from: 0.01, to: 1, by: 0.05) {
+            for y in stride(from: 0.01, to: 1, by: 0.05) {
+                #expect(union.contains { $0.contains(x: x, y: y) }, "(\(x), \(y)) is in no tile")
+            }
+        }
+        #expect(abs(union[0].maxX - union[1].x - union[0].width / 4) < 1e-9)
+        // A tentative small face: the look goes around it instead.
+        let found = NormalizedRect(x: 0.6, y: 0.3, width: 0.03, height: 0.05)
+        let tentative = DetectionSchedule.Focus(rect: found, kind: .humanFace, hasFace: false, isConfirmed: false)
+        let around = looks(19, [tentative])
+        #expect(around.count == 1 && around[0].contains(x: found.midX, y: found.midY) && around[0].width < 0.2)
+        // A caller whose second look sees no finer pixels does not search.
+        #expect(looks(21, [], tiles: false).isEmpty)
     }
 
     @Test func theMosaicPlacesEachRegionAndMapsBack() throws {

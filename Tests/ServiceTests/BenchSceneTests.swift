@@ -157,6 +157,9 @@ import Testing
             )
             .contains("audio: cannot read"))
         #expect(refusal(#"{"world": {"video": "x.avi"}}"#).contains("scene.json"))
+        #expect(
+            refusal(#"{"world": {"generated": {"people": [{"id": 1, "path": [[0, 0]]}]}}, "mic_wiring": "crossed"}"#)
+                .contains(#"mic_wiring: expects "left-right" or "right-left", got "crossed""#))
     }
 
     @Test func scenesCommandChecksAndWrites() throws {

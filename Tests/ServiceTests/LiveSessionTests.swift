@@ -182,7 +182,11 @@ import Testing
             angle: atan((225 - 256) / focal), seconds: 4, array: MicrophoneArray(spacing: 0.15, mounting: .camera))
         let (device, c) = try webcam(microphone: "cam", alsaConfiguration: microphone.configuration)
         let session = try Pipeline(live: c, system: device)
-        #expect(session.audioNote == "audio: ALSA 'cam': 2 channels at 48000 Hz; lips: facemesh")
+        // The start line says how the pair is read, and what to do if the head turns the wrong way.
+        #expect(
+            session.audioNote
+                == "audio: ALSA 'cam': 2 channels at 48000 Hz; \(MicrophoneArray().orderNote); lips: facemesh")
+        #expect(session.audioNote?.contains("--mic-order right-left") == true)
         let summary = try session.run(stop: StopFlag(), status: nil)
         #expect(summary.frames == 75)
         let blocks = try #require(summary.audioBlocks)

@@ -45,6 +45,17 @@ import Testing
         #expect(a.figures.first { $0.key == "acquire_s" }?.value.map { $0 < 0.5 } == true)
     }
 
+    /// A 40-pixel face in 720p is about 10 pixels in the whole scan: it is found by the search
+    /// of tiles at full resolution, and acquired within a second.
+    @Test func aFaceTooSmallForTheWholeScanIsAcquiredWithinASecond() throws {
+        var c = base
+        c.maximumFrames = 60
+        let run = try SceneRun.run(try scene("small-faces"), base: c, law: .dock)
+        let acquired = try #require(run.evaluation.loop.timeToAcquire)
+        #expect(acquired < 1, "acquired after \(acquired) s")
+        #expect((run.evaluation.loop.inViewShare ?? 0) > 0.95)
+    }
+
     @Test func reportHasTablesJSONTracesAndPlots() throws {
         let directory = Fixtures.temporaryDirectory("bench-report")
         let command = try BenchCommand(arguments: [
@@ -152,6 +163,25 @@ import Testing
         let eyes = try SceneRun.run(scene, base: c, law: .dock)
         #expect(eyes.audioNote == nil)
         #expect((eyes.evaluation.speakerChoiceAccuracy ?? 1) < (e.speakerChoiceAccuracy ?? 0) - 0.2)
+    }
+
+    /// A pair wired the other way round mirrors every direction: read as wired, the head goes
+    /// to the person opposite whoever speaks; told the order (`--mic-order right-left`), it
+    /// follows the speaker as with a pair wired the usual way.
+    @Test func aPairWiredTheOtherWayRoundIsReadAsConfigured() throws {
+        var c = base
+        c.maximumFrames = 240  // 8 s: person 1 speaks 0–5 s, person 2 from 5 s
+        var scene = try BenchScene.load(path: Fixtures.repositoryRoot + "/scenes/two-people.json")
+        scene.micWiringSwapped = true
+        let misread = try SceneRun.run(scene, base: c, law: .dock).evaluation
+        #expect((misread.speakerChoiceAccuracy ?? 1) < 0.5)
+        c.microphones.swapped = true
+        let told = try SceneRun.run(scene, base: c, law: .dock)
+        #expect(told.audioNote?.contains("right, left") == true, "\(String(describing: told.audioNote))")
+        let e = told.evaluation
+        let framedB = e.samples.indices.first { e.samples[$0].time > 5 && e.framed[$0].contains(2) }
+        #expect(framedB.map { e.samples[$0].time < 6.5 } == true)
+        #expect((e.speakerChoiceAccuracy ?? 0) > 0.75)
     }
 
     @Test func trackingStatesCarrySpeakingConfidence() async throws {
