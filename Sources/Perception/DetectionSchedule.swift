@@ -22,11 +22,11 @@ public struct DetectionSchedule: Sendable {
     public var wholeFrameInterval = 0.1
     /// More tracked faces than this, and the whole frame is scanned.
     public var faceRegionsLimit = 4
-    /// While no face is confirmed, a face too small for the whole scan is searched for: each
-    /// frame one tile of this grid (overlapping, so a face on a border is whole in one) gets a
-    /// second look, in turn; a tentative small face found that way gets the look instead, so
-    /// it can be seen again and confirmed. A 40-pixel face in 720p is about 10 pixels in the
-    /// whole scan, too few; in a tile it is about 33.
+    /// While no face is confirmed, a face too small for the whole scan is searched for: one tile
+    /// of this grid (overlapping, so a face on a border is whole in one) at a time gets a second
+    /// look, in turn; a tentative small face found that way gets the look instead, so it can be
+    /// seen again and confirmed. A 40-pixel face in 720p is about 10 pixels in the whole scan,
+    /// too few; in a tile it is about 32.
     public var searchColumns = 4
     public var searchRows = 2
     /// A tile every other frame at 30 fps (a sweep of the grid in about half a second): a tile
