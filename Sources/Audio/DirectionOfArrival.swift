@@ -10,29 +10,40 @@ public struct MicrophoneArray: Sendable, Hashable {
         case room
     }
 
+    /// Which channel carries which microphone. A pair wired or mounted the other way round
+    /// (`rightLeft`) read as `leftRight` mirrors every direction: the head turns to the person
+    /// opposite whoever speaks.
+    public enum ChannelOrder: String, Sendable, Hashable, CaseIterable {
+        case leftRight = "left-right"
+        case rightLeft = "right-left"
+    }
+
     public var spacing: Double
     public var mounting: Mounting
-    /// The right microphone arrives on the first channel and the left on the second (a pair
-    /// wired or mounted the other way round): read otherwise, every direction is mirrored and
-    /// the head turns to the person opposite whoever speaks.
-    public var swapped: Bool
+    public var order: ChannelOrder
     public static let speedOfSound = 343.0
 
-    public init(spacing: Double = 0.15, mounting: Mounting = .room, swapped: Bool = false) {
+    public init(spacing: Double = 0.15, mounting: Mounting = .room, order: ChannelOrder = .leftRight) {
         self.spacing = spacing
         self.mounting = mounting
-        self.swapped = swapped
+        self.order = order
     }
 
     /// The channel that carries the left microphone, and the one that carries the right.
-    public var leftChannel: Int { swapped ? 1 : 0 }
-    public var rightChannel: Int { swapped ? 0 : 1 }
+    public var leftChannel: Int { order == .leftRight ? 0 : 1 }
+    public var rightChannel: Int { 1 - leftChannel }
+
+    /// "; " and the order note when the order is not the usual one, else nothing: for runs whose
+    /// start line names the order only when it matters (generated scenes).
+    public var unusualOrderNote: String { order == .rightLeft ? "; " + orderNote : "" }
 
     /// How the pair is read, for the line a run prints at start.
     public var orderNote: String {
-        swapped
-            ? "microphones read right, left (--mic-order right-left)"
-            : "microphones read left, right (if the head turns to the person opposite whoever speaks, the pair is the other way round: --mic-order right-left)"
+        switch order {
+        case .rightLeft: "microphones read right, left (--mic-order right-left)"
+        case .leftRight:
+            "microphones read left, right (if the head turns to the person opposite whoever speaks, the pair is the other way round: --mic-order right-left)"
+        }
     }
 
     /// The largest possible delay between the channels, seconds.

@@ -339,11 +339,8 @@ extension DockdOption {
             key: .init(
                 section: "speakers", name: "mic_order", kind: .value, summary: "`left-right` or `right-left`")
         ) { o, v in
-            switch v {
-            case "left-right": o.configuration.microphones.swapped = false
-            case "right-left": o.configuration.microphones.swapped = true
-            default: throw UsageError("--mic-order expects left-right or right-left, got '\(v)'")
-            }
+            o.configuration.microphones.order = try OptionValue.choice(
+                v, MicrophoneArray.ChannelOrder.self, or: "--mic-order expects left-right or right-left")
         },
         DockdOption(
             "--mic-spacing", "M", .speakers,

@@ -22,7 +22,7 @@ final class MicrophoneInput: AudioInput {
 }
 
 /// A generated scene heard by microphones on the camera: rendered up to `now` with the head's
-/// yaw taken as moving linearly since the last call.
+/// yaw taken as moving linearly since the last call; `channelsSwapped`: a pair wired right, left.
 final class SceneSoundInput: AudioInput {
     private let sound: SceneSound
     private let array: MicrophoneArray
@@ -30,7 +30,6 @@ final class SceneSoundInput: AudioInput {
     private var rendered = 0
     private var lastYaw: (time: Double, yaw: Double)?
 
-    /// `channelsSwapped`: the pair delivers right, left (wired the other way round).
     init(sound: SceneSound, array: MicrophoneArray, channelsSwapped: Bool = false) {
         self.sound = sound
         self.array = array

@@ -131,8 +131,8 @@ extension Rig {
                             sound: sound, array: array, channelsSwapped: configuration.soundChannelsSwapped),
                         note: String(
                             format:
-                                "audio: 2 channels at %.0f Hz, %.1f s, microphones on the camera (heard as the head turns)",
-                            sound.sampleRate, Double(sound.frameCount) / sound.sampleRate))
+                                "audio: 2 channels at %.0f Hz, %.1f s, microphones on the camera (heard as the head turns)%@",
+                            sound.sampleRate, Double(sound.frameCount) / sound.sampleRate, array.unusualOrderNote))
                 }
                 clip = try SceneAudio.synthesize(scene.configuration, array: array)
             }
@@ -145,7 +145,7 @@ extension Rig {
                     format: "audio: %d channel%@ at %.0f Hz, %.1f s%@", clip.channels.count,
                     clip.channels.count == 1 ? "" : "s",
                     clip.sampleRate, clip.duration,
-                    clip.isStereo ? (array.swapped ? "; " + array.orderNote : "") : SessionConfiguration.monoNote))
+                    clip.isStereo ? array.unusualOrderNote : SessionConfiguration.monoNote))
         } catch {
             return RigSound(follower: nil, input: nil, note: "audio off, tracking on vision alone: \(error.message)")
         }

@@ -175,7 +175,7 @@ import Testing
         scene.micWiringSwapped = true
         let misread = try SceneRun.run(scene, base: c, law: .dock).evaluation
         #expect((misread.speakerChoiceAccuracy ?? 1) < 0.5)
-        c.microphones.swapped = true
+        c.microphones.order = .rightLeft
         let told = try SceneRun.run(scene, base: c, law: .dock)
         #expect(told.audioNote?.contains("right, left") == true, "\(String(describing: told.audioNote))")
         let e = told.evaluation
