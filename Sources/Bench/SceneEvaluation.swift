@@ -300,8 +300,12 @@ public struct SceneEvaluation: Sendable {
     }
 
     /// The person whose face the chosen subject covers best: overlap first, else a face centre
-    /// inside the chosen rect (a body), nearest to its top centre.
+    /// inside the chosen rect (a body), nearest to its top centre. Someone hidden behind a
+    /// person in view is not the one framed there.
     public static func chosenPerson(_ sample: FrameSample) -> Int? {
+        var seen = sample
+        seen.people.removeAll(where: \.hidden)
+        if seen.people.count < sample.people.count, let visible = chosenPerson(seen) { return visible }
         guard let selected = sample.selected else { return nil }
         let overlapping = sample.people.compactMap { p in p.rect.map { (p.id, $0.intersectionOverUnion(selected)) } }
             .filter { $0.1 > 0.3 }.max { $0.1 < $1.1 }

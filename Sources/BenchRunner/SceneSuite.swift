@@ -163,6 +163,19 @@ public enum SceneSuite {
                     extras: ["occluders": [["yaw_deg": 0, "width_deg": 7]]])
             ),
             (
+                "stranger",
+                scene(
+                    "The person turns away and walks out of the view; someone else comes in from there and "
+                        + "talks; the first comes back facing the camera: two identities, never swapped.",
+                    people: [
+                        person(
+                            1, [[0, -5], [1.5, -5], [4, -45], [8, -45], [10, -30], [12, -30]], turnedAway: [[1.5, 4]]),
+                        person(
+                            2, [[0, -50], [4.5, -50], [7, -12], [12, -12]], brightness: 0.9, speaking: [[5, 12]]),
+                    ],
+                    duration: 12)
+            ),
+            (
                 "turning-away",
                 scene(
                     "The person turns away for two seconds while walking.",

@@ -15,10 +15,12 @@ public struct Observation: Sendable, Hashable {
     public var stamp: FrameStamp
     /// The detector's class name for `.object` ("cat", "dog"); nil for faces and bodies.
     public var label: String?
+    /// How the subject looked in this frame (faces, when the frame was at hand).
+    public var appearance: Appearance?
 
     public init(
         identifier: Int, kind: ObservationKind, rect: NormalizedRect, faceYaw: Double? = nil,
-        confidence: Double = 1, stamp: FrameStamp, label: String? = nil
+        confidence: Double = 1, stamp: FrameStamp, label: String? = nil, appearance: Appearance? = nil
     ) {
         self.identifier = identifier
         self.kind = kind
@@ -27,5 +29,6 @@ public struct Observation: Sendable, Hashable {
         self.confidence = confidence
         self.stamp = stamp
         self.label = label
+        self.appearance = appearance
     }
 }

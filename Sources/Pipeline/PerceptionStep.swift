@@ -77,7 +77,7 @@ final class PerceptionStep {
             tracker.update(with: mapper.observations(from: late.detections), stamp: late.stamp, searched: late.searched)
         }
         tracker.update(
-            with: mapper.observations(from: found.detections), stamp: frame.stamp, searched: [.humanFace])
+            with: mapper.observations(from: found.detections, in: frame), stamp: frame.stamp, searched: [.humanFace])
         let delivered = found.late.flatMap(\.detections)
         let subjects = tracker.confirmedSubjects
         selector.locked = locked

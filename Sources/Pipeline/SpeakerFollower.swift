@@ -62,7 +62,7 @@ struct SpeakerFollower {
         for window in analyzer.windows(until: now) {
             evidence.update(
                 speech: window.isSpeech, direction: window.direction, coherence: window.coherence, people: people,
-                lips: lips,
+                lips: lips, hidden: Set(subjects.filter { $0.consecutiveMisses > 0 }.map(\.uuid)),
                 seconds: analyzer.windowSeconds)
             noteUnattributed(window, people: people)
             if window.isSpeech { lastSpeech = window.time }

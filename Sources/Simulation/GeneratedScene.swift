@@ -106,11 +106,7 @@ public final class GeneratedScene: FrameSource {
         world.stamp = FrameStamp(sequence: sequence, time: MonotonicInstant(seconds: time(ofFrame: sequence)))
         let time = scriptTime(ofFrame: sequence)
         do {
-            // Far (small) people first, so nearer ones pass in front of them.
-            let order = configuration.people.indices.sorted {
-                configuration.people[$0].faceHeight < configuration.people[$1].faceHeight
-            }
-            for index in order {
+            for index in drawingOrder() {
                 let person = configuration.people[index]
                 let placement = spritePlacement(person, at: time)
                 let away = person.turnedAway.contains { $0.contains(time) }
@@ -195,20 +191,36 @@ public final class GeneratedScene: FrameSource {
     public func groundTruth(sequence: UInt64) -> [GroundTruthSubject] {
         let time = scriptTime(ofFrame: sequence)
         let columns = occluderColumns()
-        return configuration.people.map { person in
+        let order = drawingOrder()
+        return configuration.people.indices.map { index in
+            let person = configuration.people[index]
             let placement = spritePlacement(person, at: time)
             let scale = placement.width / ScenePhotos.portraitCrop.width
             let inSprite = Self.faceInSprite(mirrored: person.mirrored)
             let face = PixelRect(
                 x: placement.x + inSprite.x * scale, y: placement.y + inSprite.y * scale,
                 width: inSprite.width * scale, height: inSprite.height * scale)
-            let covered = columns.reduce(0.0) {
+            // Pillars, and the people drawn after this one (nearer) where they cross the face:
+            // a sprite's oval spans most of its width at head height.
+            let nearer = order.drop { $0 != index }.dropFirst().map {
+                spritePlacement(configuration.people[$0], at: time)
+            }
+            .filter { $0.y < face.maxY && $0.maxY > face.y }
+            .map { ($0.x + 0.15 * $0.width)...($0.maxX - 0.15 * $0.width) }
+            let covered = (columns + nearer).reduce(0.0) {
                 $0 + max(0, min($1.upperBound, face.maxX) - max($1.lowerBound, face.x))
             }
             return GroundTruthSubject(
                 id: person.id, face: face, hidden: covered > 0.5 * face.width,
                 turnedAway: person.turnedAway.contains { $0.contains(time) },
                 speaking: person.speaking.contains { $0.contains(time) })
+        }
+    }
+
+    /// Far (small) people first, so nearer ones pass in front of them.
+    private func drawingOrder() -> [Int] {
+        configuration.people.indices.sorted {
+            configuration.people[$0].faceHeight < configuration.people[$1].faceHeight
         }
     }
 

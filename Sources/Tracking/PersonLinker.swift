@@ -7,7 +7,7 @@ import Foundation
 /// was in the frame the body came from). Links are kept while both tracks live and (when both
 /// are seen in the same frame) still fit, so a person whose face
 /// turns away stays the same person through the body, and a face that comes back is linked to
-/// the body again and takes its identity. The older track's identity wins a new link.
+/// the body again and takes its identity. The older identity wins a new link.
 struct PersonLinker: Sendable {
     /// Face width as a share of body width: a head is about a third of the shoulders' span; wide
     /// bounds because bodies are cut by the frame and detectors box them loosely.
@@ -65,7 +65,7 @@ struct PersonLinker: Sendable {
             let b = bodies[column]
             tracks[f].linkedID = tracks[b].id
             tracks[b].linkedID = tracks[f].id
-            let identity = tracks[f].born <= tracks[b].born ? tracks[f].uuid : tracks[b].uuid
+            let identity = tracks[f].identitySince <= tracks[b].identitySince ? tracks[f].uuid : tracks[b].uuid
             tracks[f].uuid = identity
             tracks[b].uuid = identity
         }

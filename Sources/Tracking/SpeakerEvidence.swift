@@ -22,16 +22,22 @@ public struct SpeakerEvidence: Sendable {
 
     /// One audio window: was there speech, and from which direction (radians, the same frame as
     /// `people`'s angles); `people` are the persons present with their current angles.
-    /// `lips`: lip activity (0…1) of the people whose mouths were measured.
+    /// `lips`: lip activity (0…1) of the people whose mouths were measured. `hidden`: people
+    /// tracked but not seen in the latest frame (behind someone, or gone for a moment).
     public mutating func update(
         speech: Bool, direction: Double?, coherence: Double?, people: [(uuid: UUID, angle: Double)],
-        lips: [UUID: Double] = [:], seconds: Double
+        lips: [UUID: Double] = [:], hidden: Set<UUID> = [], seconds: Double
     ) {
         var target: [UUID: Double] = [:]
         if speech, let direction, (coherence ?? 1) >= minimumCoherence {
             for person in people {
                 let d = (person.angle - direction) / directionSpread
                 target[person.uuid] = exp(-0.5 * d * d)
+            }
+            // Someone hidden in the direction where someone is seen is behind them: the voice
+            // is the one in front's.
+            if people.contains(where: { !hidden.contains($0.uuid) && (target[$0.uuid] ?? 0) > 0.3 }) {
+                for uuid in hidden where target[uuid] != nil { target[uuid] = 0 }
             }
             // Several people where the sound comes from: the one whose lips move most keeps the
             // credit, the others keep a share in proportion. Lips that nobody moves (or that

@@ -31,6 +31,7 @@ public struct SubjectTracker: Sendable {
     public private(set) var subjects: [TrackedSubject] = []
     private var nextID = 1
     private var linker = PersonLinker()
+    private var memory = IdentityMemory()
 
     public init(configuration: SubjectTrackerConfiguration = SubjectTrackerConfiguration()) {
         self.configuration = configuration
@@ -89,29 +90,85 @@ public struct SubjectTracker: Sendable {
         var matchedDetection = first.tracks
         matchedDetection.merge(second.tracks) { a, _ in a }
 
+        let crowded = Self.crowded(observations, among: usable)
         var gone = Set<Int>()
         for t in looked {
             if let d = matchedDetection[t] {
-                subjects[t].correct(with: observations[d], stamp: stamp)
-                if subjects[t].hits >= configuration.confirmationHits { subjects[t].isConfirmed = true }
+                subjects[t].correct(with: observations[d], stamp: stamp, crowded: crowded.contains(d))
+                if subjects[t].hits >= configuration.confirmationHits && !mayBeSomeoneLost(subjects[t], at: stamp.time)
+                {
+                    subjects[t].isConfirmed = true
+                }
             } else {
                 subjects[t].consecutiveMisses += 1
-                // A tentative track that misses is dropped at once; a confirmed one coasts for a while.
+                // A tentative track that misses is dropped at once; a confirmed one coasts for a
+                // while, unless it went out of the picture (it comes back as a newcomer,
+                // recognised by how it looks).
                 let track = subjects[t]
-                if !track.isConfirmed || stamp.time.seconds(since: track.lastStamp.time) > configuration.coastSeconds {
+                let out = !NormalizedRect.unit.contains(x: predicted[t].midX, y: predicted[t].midY)
+                if !track.isConfirmed || out
+                    || stamp.time.seconds(since: track.lastStamp.time) > configuration.coastSeconds
+                {
                     gone.insert(t)
+                    memory.remember(track, at: stamp.time)
                 }
             }
         }
         subjects = subjects.indices.filter { !gone.contains($0) }.map { subjects[$0] }
         let used = Set(first.detections).union(second.detections)
         for d in strong where !used.contains(d) {
-            subjects.append(TrackedSubject(id: nextID, observation: observations[d], stamp: stamp))
-            if configuration.confirmationHits <= 1 { subjects[subjects.count - 1].isConfirmed = true }
+            var track = TrackedSubject(id: nextID, observation: observations[d], stamp: stamp)
+            track.learnAppearance(from: observations[d], crowded: crowded.contains(d))
+            track.isConfirmed = configuration.confirmationHits <= 1
+            subjects.append(track)
             nextID += 1
         }
+        recognise(at: stamp.time)
         linker.link(&subjects, at: stamp.time)
     }
+
+    /// Observations overlapping another of their kind: how they look mixes two subjects.
+    private static func crowded(_ observations: [Observation], among usable: [Int]) -> Set<Int> {
+        Set(
+            usable.filter { d in
+                usable.contains { e in
+                    e != d && observations[e].kind == observations[d].kind
+                        && observations[e].rect.intersectionOverUnion(observations[d].rect) > 0
+                }
+            })
+    }
+
+    /// New tracks whose appearance is now known are compared, once, with the people lost lately;
+    /// one that is a lost person takes that identity back.
+    private mutating func recognise(at time: MonotonicInstant) {
+        for t in subjects.indices where subjects[t].awaitsRecognition {
+            if time.seconds(since: subjects[t].born) > Self.recognitionWindow {
+                subjects[t].awaitsRecognition = false
+                continue
+            }
+            guard subjects[t].appearanceSamples >= IdentityMemory.samplesNeeded else { continue }
+            subjects[t].awaitsRecognition = false
+            let live = Set(subjects.indices.filter { $0 != t }.map { subjects[$0].uuid })
+            if let known = memory.recall(subjects[t], live: live, at: time) {
+                subjects[t].uuid = known.uuid
+                subjects[t].identitySince = known.identitySince
+            }
+            if subjects[t].hits >= configuration.confirmationHits { subjects[t].isConfirmed = true }
+        }
+    }
+
+    /// A newcomer who may be someone lost lately is confirmed once that is decided (a frame or
+    /// two later), so its identity is never published twice; but not held back for long.
+    private func mayBeSomeoneLost(_ track: TrackedSubject, at time: MonotonicInstant) -> Bool {
+        track.awaitsRecognition && time.seconds(since: track.born) < Self.longestHoldBack
+            && memory.remembers(track.kind, at: time)
+    }
+
+    /// The longest a newcomer's confirmation waits for its appearance to be compared.
+    static let longestHoldBack = 0.5
+
+    /// How long a new track may take to show how it looks before it is simply someone new.
+    static let recognitionWindow = 2.0
 
     /// Minimum-cost assignment of detections to tracks of the same kind.
     private func associate(

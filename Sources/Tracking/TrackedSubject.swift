@@ -27,6 +27,14 @@ public struct TrackedSubject: Sendable, Hashable {
     public var lastStamp: FrameStamp
     /// When the track was born.
     public let born: MonotonicInstant
+    /// When this identity was first seen: the track's birth, or earlier for a person recognised
+    /// as one seen before (`IdentityMemory`).
+    public var identitySince: MonotonicInstant
+    /// How the subject looks, averaged over the sightings where nobody overlapped it.
+    public private(set) var appearance: Appearance?
+    public private(set) var appearanceSamples = 0
+    /// A new track is compared with the people lost lately once its appearance is known.
+    var awaitsRecognition = true
     public var hits: Int
     public var consecutiveMisses: Int
     /// Reported once it has been seen often enough; stays so while it coasts.
@@ -59,6 +67,7 @@ public struct TrackedSubject: Sendable, Hashable {
         confidence = observation.confidence
         lastStamp = stamp
         born = stamp.time
+        identitySince = stamp.time
         hits = 1
         consecutiveMisses = 0
         isConfirmed = false
@@ -76,7 +85,16 @@ public struct TrackedSubject: Sendable, Hashable {
         filter.predicted(at: time)
     }
 
-    mutating func correct(with observation: Observation, stamp: FrameStamp) {
+    /// Folds in how the subject looked; a crowded sighting (another subject overlapping) would
+    /// mix two people and is left out.
+    mutating func learnAppearance(from observation: Observation, crowded: Bool = false) {
+        guard !crowded, let seen = observation.appearance else { return }
+        appearanceSamples += 1
+        appearance = appearance?.blended(with: seen, weight: max(0.1, 1 / Double(appearanceSamples))) ?? seen
+    }
+
+    mutating func correct(with observation: Observation, stamp: FrameStamp, crowded: Bool = false) {
+        learnAppearance(from: observation, crowded: crowded)
         filter.correct(with: observation.rect, at: stamp.time)
         rect = filter.rect
         velocityX = filter.velocityX

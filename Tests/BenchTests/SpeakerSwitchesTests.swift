@@ -1,4 +1,5 @@
 import Bench
+import DockCore
 import Testing
 
 /// Switch counting and switch latency on hand-built traces: frames every 0.1 s.
@@ -73,5 +74,19 @@ import Testing
     @Test func nothingFramedYetIsNoSwitch() {
         let s = switches(speakers: "111111", framed: "---111")
         #expect(s.switches == 0 && s.falseSwitches == 0 && s.latencies.isEmpty)
+    }
+
+    /// A framing that covers the person in front covers them, not someone hidden behind them.
+    @Test func theFramedPersonIsTheOneInViewNotTheOneHiddenBehind() {
+        let front = PixelRect(x: 600, y: 300, width: 100, height: 120)
+        let behind = PixelRect(x: 610, y: 310, width: 90, height: 100)
+        let sample = FrameSample(
+            time: 0,
+            people: [PersonSample(id: 2, rect: behind, hidden: true), PersonSample(id: 1, rect: front)],
+            selected: behind)
+        #expect(SceneEvaluation.chosenPerson(sample) == 1)
+        // Hidden and alone: still the one framed there.
+        let alone = FrameSample(time: 0, people: [PersonSample(id: 2, rect: behind, hidden: true)], selected: behind)
+        #expect(SceneEvaluation.chosenPerson(alone) == 2)
     }
 }

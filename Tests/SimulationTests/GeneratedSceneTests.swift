@@ -44,6 +44,27 @@ import Testing
         #expect(abs(center.x - (k.cx + k.fx * tan(10 * .pi / 180))) < 1e-6)
     }
 
+    /// Two people crossing, the nearer drawn over the farther: the farther one's face is hidden
+    /// while the nearer passes in front, and only then.
+    @Test func someoneBehindANearerPersonIsHidden() throws {
+        var configuration = SceneConfiguration()
+        configuration.people = [
+            ScenePerson(
+                id: 1, script: SceneScript(keyframes: [.init(time: 0, yaw: -10), .init(time: 2, yaw: 10)]),
+                faceHeight: 130),
+            ScenePerson(
+                id: 2, script: SceneScript(keyframes: [.init(time: 0, yaw: 10), .init(time: 2, yaw: -10)]),
+                faceHeight: 95),
+        ]
+        let scene = try GeneratedScene(
+            photos: ScenePhotos(mediaDirectory: Fixtures.repositoryRoot + "/.cache/media"), configuration: configuration
+        )
+        let apart = scene.groundTruth(sequence: 0)
+        let crossing = scene.groundTruth(sequence: 30)  // both at 0°
+        #expect(apart.allSatisfy { !$0.hidden })
+        #expect(crossing.first { $0.id == 2 }?.hidden == true && crossing.first { $0.id == 1 }?.hidden == false)
+    }
+
     @Test func missingPhotosAreAClearError() {
         #expect {
             try GeneratedScene(photos: ScenePhotos(mediaDirectory: "/nonexistent"))

@@ -69,4 +69,23 @@ import Testing
         run(&still, seconds: 1, direction: nil, lips: [left: 0.1, right: 0.1])
         #expect(still.speakingConfidence(left)! < 0.01 && still.speakingConfidence(right)! < 0.01)
     }
+
+    /// Someone tracked but hidden behind the person in the sound's direction (a crossing): the
+    /// voice is the visible one's; alone in that direction, the hidden one keeps the credit.
+    @Test func someoneHiddenBehindTheSpeakerTakesNoCredit() {
+        var evidence = SpeakerEvidence()
+        for _ in 0..<50 {
+            evidence.update(
+                speech: true, direction: 0, coherence: 0.5, people: [(left, -0.01), (right, 0.01)],
+                hidden: [right], seconds: 0.02)
+        }
+        #expect(evidence.speakingConfidence(left)! > 0.9)
+        #expect(evidence.speakingConfidence(right)! < 0.01)
+        var alone = SpeakerEvidence()
+        for _ in 0..<50 {
+            alone.update(
+                speech: true, direction: 0, coherence: 0.5, people: [(right, 0.01)], hidden: [right], seconds: 0.02)
+        }
+        #expect(alone.speakingConfidence(right)! > 0.9)
+    }
 }
