@@ -16,9 +16,11 @@ struct IdentityMemory: Sendable {
 
     /// How long a lost person is remembered.
     static let keepSeconds = 30.0
-    /// Sightings a track's appearance must average before it is remembered or compared: fewer
-    /// are too easily one odd frame.
-    static let samplesNeeded = 3
+    /// Sightings a track's appearance must average to be remembered (fewer are too easily one
+    /// odd frame), and a newcomer's to be compared: two, its confirmation, so that recognising
+    /// costs no frame unless a sighting was crowded.
+    static let samplesToRemember = 3
+    static let samplesToCompare = 2
     /// Appearance distance under which a newcomer may be the lost person.
     static let sameDistance = 0.25
     /// The runner-up must be at least this much further away, or the match is ambiguous.
@@ -29,7 +31,7 @@ struct IdentityMemory: Sendable {
 
     /// Remembers a confirmed track that is being dropped.
     mutating func remember(_ track: TrackedSubject, at time: MonotonicInstant) {
-        guard track.isConfirmed, track.appearanceSamples >= Self.samplesNeeded, let appearance = track.appearance
+        guard track.isConfirmed, track.appearanceSamples >= Self.samplesToRemember, let appearance = track.appearance
         else { return }
         lost.removeAll { $0.uuid == track.uuid }
         lost.append(

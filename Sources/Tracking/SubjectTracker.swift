@@ -146,7 +146,7 @@ public struct SubjectTracker: Sendable {
                 subjects[t].awaitsRecognition = false
                 continue
             }
-            guard subjects[t].appearanceSamples >= IdentityMemory.samplesNeeded else { continue }
+            guard subjects[t].appearanceSamples >= IdentityMemory.samplesToCompare else { continue }
             subjects[t].awaitsRecognition = false
             let live = Set(subjects.indices.filter { $0 != t }.map { subjects[$0].uuid })
             if let known = memory.recall(subjects[t], live: live, at: time) {

@@ -125,4 +125,18 @@ import Testing
         tracker.update(with: [face(0.40, look(5), frame: 10)], stamp: stamp(10))
         #expect(tracker.subjects.contains { $0.appearanceSamples == 1 && $0.appearance == look(5) })
     }
+
+    /// With someone remembered, a newcomer seen only beside another face (its look unknown) is
+    /// held back from confirmation, but for half a second at most.
+    @Test func aNewcomerWhoseLookIsUnknownIsConfirmedWithinHalfASecond() throws {
+        var tracker = SubjectTracker()
+        let (_, next) = try seenThenGone(&tracker, at: 0.2, looking: look(5), from: 0)
+        var confirmedAt: Int?
+        for i in next..<next + 30 {
+            tracker.update(with: [face(0.40, look(5), frame: i), face(0.45, look(1), frame: i)], stamp: stamp(i))
+            if confirmedAt == nil, tracker.confirmedSubjects.count == 2 { confirmedAt = i - next }
+        }
+        let frames = try #require(confirmedAt)
+        #expect(frames >= 2 && frames <= 16)  // not at the second sighting; by 0.5 s
+    }
 }
