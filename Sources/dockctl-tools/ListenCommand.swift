@@ -18,10 +18,13 @@ public struct ListenCommand {
     public static let help = """
         dockctl listen — record from a microphone and report voice activity and direction.
 
-        Usage: dockctl listen [--device NAME|CARD] [--seconds S] [--mic-spacing M] [--json]
+        Usage: dockctl listen [--device NAME|CARD] [--seconds S] [--mic-spacing M]
+                              [--mic-order left-right|right-left] [--json]
           --device NAME|CARD   ALSA capture device (default: default; a bare number means plughw:N)
           --seconds S          how long to listen (default 3)
           --mic-spacing M      distance between the two microphones (default 0.15)
+          --mic-order ORDER    which channel is which microphone (default left-right); a voice
+                               from your right reported left means the pair is right-left
         """
 
     public init(arguments: [String]) throws(UsageError) {
@@ -47,6 +50,12 @@ public struct ListenCommand {
                     throw UsageError("--mic-spacing expects 0.02 to 2 metres, got '\(text)'")
                 }
                 array.spacing = m
+            case "--mic-order":
+                let text = try value(argument)
+                guard let order = MicrophoneArray.ChannelOrder(rawValue: text) else {
+                    throw UsageError("--mic-order expects left-right or right-left, got '\(text)'")
+                }
+                array.order = order
             case "--json": json = true
             default: throw UsageError("unknown listen option '\(argument)' (see dockctl listen --help)")
             }

@@ -263,4 +263,15 @@ import Testing
         #expect(throws: UsageError.self) { try ListenCommand(arguments: ["--seconds", "-1"]) }
         #expect((try? ListenCommand(arguments: ["--device", "1"]))?.device == "plughw:1")
     }
+
+    /// The same voice through a pair read the other way round comes from the mirrored side.
+    @Test func aPairReadTheOtherWayRoundHearsTheMirroredDirection() throws {
+        let array = MicrophoneArray(spacing: 0.15, mounting: .room)
+        let microphone = try LiveSessionAudioTests.PacedMicrophone(angle: 20 * .pi / 180, seconds: 2.5, array: array)
+        var listen = try ListenCommand(arguments: ["--device", "cam", "--seconds", "2", "--mic-order", "right-left"])
+        listen.alsaConfiguration = microphone.configuration
+        let report = try listen.run()
+        #expect(abs((report.directionDegrees ?? 0) + 20) < 2, "\(report)")
+        #expect(throws: UsageError.self) { try ListenCommand(arguments: ["--mic-order", "up-down"]) }
+    }
 }
