@@ -122,6 +122,22 @@ public enum SceneSuite {
                     duration: 19)
             ),
             (
+                "interjections",
+                scene(
+                    "One person talks at length; the two beside them put in one-word replies (0.35 s, "
+                        + "some over the talk, some in its pauses) and, at the end, one takes a real turn.",
+                    people: [
+                        person(1, [[0, 0], [20, 0]], speaking: [[0.5, 6], [6.8, 12.2], [13.2, 14.5]]),
+                        person(
+                            2, [[0, -18], [20, -18]], face: 100, mirrored: true, brightness: 0.8,
+                            speaking: [[3, 3.35], [6.25, 6.6], [10, 10.35]]),
+                        person(
+                            3, [[0, 18], [20, 18]], face: 120, brightness: 1.15,
+                            speaking: [[8, 8.35], [12.4, 12.75], [15, 20]]),
+                    ],
+                    duration: 20)
+            ),
+            (
                 "quick-turns",
                 scene(
                     "Two people trade short turns every 1.5 s: frame them together rather than swing between them.",
