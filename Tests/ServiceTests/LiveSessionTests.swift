@@ -246,12 +246,17 @@ import Testing
 
 /// `dockctl listen` on a paced microphone: a voice from +20° is reported from there.
 @Suite(.tags(.unit)) struct ListenCommandTests {
-    @Test func listenReportsSpeechAndItsDirection() throws {
+    /// `dockctl listen` with `options` for 2 s on a voice from +20°.
+    func listenToAVoiceOnTheRight(_ options: [String]) throws -> ListenCommand.Report {
         let array = MicrophoneArray(spacing: 0.15, mounting: .room)
         let microphone = try LiveSessionAudioTests.PacedMicrophone(angle: 20 * .pi / 180, seconds: 2.5, array: array)
-        var listen = try ListenCommand(arguments: ["--device", "cam", "--seconds", "2", "--mic-spacing", "0.15"])
+        var listen = try ListenCommand(arguments: ["--device", "cam", "--seconds", "2"] + options)
         listen.alsaConfiguration = microphone.configuration
-        let report = try listen.run()
+        return try listen.run()
+    }
+
+    @Test func listenReportsSpeechAndItsDirection() throws {
+        let report = try listenToAVoiceOnTheRight(["--mic-spacing", "0.15"])
         #expect(report.summary == "ALSA 'cam': 2 channels at 48000 Hz" && report.blocks >= 100)
         #expect(report.speechShare > 0.6, "\(report)")
         #expect(abs((report.directionDegrees ?? 0) - 20) < 2, "\(report)")
@@ -266,11 +271,7 @@ import Testing
 
     /// The same voice through a pair read the other way round comes from the mirrored side.
     @Test func aPairReadTheOtherWayRoundHearsTheMirroredDirection() throws {
-        let array = MicrophoneArray(spacing: 0.15, mounting: .room)
-        let microphone = try LiveSessionAudioTests.PacedMicrophone(angle: 20 * .pi / 180, seconds: 2.5, array: array)
-        var listen = try ListenCommand(arguments: ["--device", "cam", "--seconds", "2", "--mic-order", "right-left"])
-        listen.alsaConfiguration = microphone.configuration
-        let report = try listen.run()
+        let report = try listenToAVoiceOnTheRight(["--mic-order", "right-left"])
         #expect(abs((report.directionDegrees ?? 0) + 20) < 2, "\(report)")
         #expect(throws: UsageError.self) { try ListenCommand(arguments: ["--mic-order", "up-down"]) }
     }
