@@ -139,14 +139,16 @@ public struct SubjectTracker: Sendable {
     }
 
     /// New tracks whose appearance is now known are compared, once, with the people lost lately;
-    /// one that is a lost person takes that identity back.
+    /// one that is a lost person takes that identity back. Only before its identity is first
+    /// published: a confirmed track (or one held back as long as it may be) is left as it is.
     private mutating func recognise(at time: MonotonicInstant) {
         for t in subjects.indices where subjects[t].awaitsRecognition {
-            if time.seconds(since: subjects[t].born) > Self.recognitionWindow {
-                subjects[t].awaitsRecognition = false
+            guard subjects[t].appearanceSamples >= IdentityMemory.samplesToCompare else {
+                if subjects[t].isConfirmed || time.seconds(since: subjects[t].born) >= Self.longestHoldBack {
+                    subjects[t].awaitsRecognition = false
+                }
                 continue
             }
-            guard subjects[t].appearanceSamples >= IdentityMemory.samplesToCompare else { continue }
             subjects[t].awaitsRecognition = false
             let live = Set(subjects.indices.filter { $0 != t }.map { subjects[$0].uuid })
             if let known = memory.recall(subjects[t], live: live, at: time) {
@@ -166,9 +168,6 @@ public struct SubjectTracker: Sendable {
 
     /// The longest a newcomer's confirmation waits for its appearance to be compared.
     static let longestHoldBack = 0.5
-
-    /// How long a new track may take to show how it looks before it is simply someone new.
-    static let recognitionWindow = 2.0
 
     /// Minimum-cost assignment of detections to tracks of the same kind.
     private func associate(
