@@ -8,13 +8,17 @@ import Pipeline
 /// face or body size, with the time each takes per 1280×720 frame and what the detection
 /// schedule costs at 30 fps.
 public struct AccuracyCommand {
-    public var detectors: [String] = ["yunet", "yunet@640", "rfb", "haar", "lbp", "ssdlite", "yolox", "hog"]
+    public var detectors: [String] = [
+        "yunet", "yunet@640", "yunet+looks", "rfb", "haar", "lbp", "ssdlite", "yolox", "hog",
+    ]
     public var json = false
     public var modelsDirectory: String?
     public var mediaDirectory: String?
     public var minimumScore = 0.5
 
-    static let known = ["yunet", "yunet@640", "rfb", "haar", "lbp", "ssdlite", "yolox", "hog"]
+    static let known = ["yunet", "yunet@640", "yunet+looks", "rfb", "haar", "lbp", "ssdlite", "yolox", "hog"]
+    /// Frames of still video each image is shown for to the path with its tracker (0.5 s at 30 fps).
+    static let stillFrames = 15
 
     public static let help = """
         dockctl accuracy — detection accuracy on the project's labelled images.
@@ -22,7 +26,10 @@ public struct AccuracyCommand {
         Usage: dockctl accuracy [--detectors LIST] [--min-score S] [--models DIR] [--media DIR] [--json]
 
         Faces: yunet (at the default 320-pixel input), yunet@640, rfb, haar, lbp, on generated 1280x720
-        scenes with exact boxes, hand-labelled photos and hand-labelled frames of a clip. Bodies:
+        scenes with exact boxes, hand-labelled photos and hand-labelled frames of a clip; and
+        yunet+looks, dockd's path frame after frame (whole scans, the search of tiles, looks around
+        tracked faces, the tracker): each image shown as 0.5 s of still video, scored on the faces
+        tracked at its end (ms/image is per frame). Bodies:
         ssdlite, yolox, hog, on the photos and clip frames. A detection counts when its score is at
         least --min-score (default 0.5) and it overlaps a label with IoU ≥ 0.5. Also prints each
         detector's median time per generated frame and the schedule's cost at 30 fps.
@@ -74,7 +81,10 @@ public struct AccuracyCommand {
             + LabelledSet.clips(mediaDirectory: media)
         let registry = ModelRegistry.standard(userDirectory: modelsDirectory)
         var rows: [Row] = []
-        for name in detectors {
+        for name in detectors where name == "yunet+looks" {
+            rows += try Self.evaluatePath(images: images, registry: registry, minimumScore: minimumScore)
+        }
+        for name in detectors where name != "yunet+looks" {
             let detector: any Detector
             let isFace = ["yunet", "yunet@640", "rfb", "haar", "lbp"].contains(name)
             do {
@@ -125,6 +135,48 @@ public struct AccuracyCommand {
         return rows
     }
 
+    /// dockd's face path with its tracker, each image as still video; the faces tracked at the end.
+    static func evaluatePath(images: [LabelledImage], registry: ModelRegistry, minimumScore: Double)
+        throws(SessionError) -> [Row]
+    {
+        var rows: [Row] = []
+        for set in ["generated", "photos", "clips"] {
+            var accuracy = DetectionAccuracy(minimumScore: minimumScore)
+            var times: [Double] = []
+            for image in images where image.set == set {
+                let labels = image.faces
+                let path: FaceDetectionPath
+                do {
+                    let model = try registry.resolve("yunet")
+                    path = FaceDetectionPath(
+                        faces: try YuNetFaceDetector(modelPath: model),
+                        regionFaces: try YuNetFaceDetector(modelPath: model))
+                } catch {
+                    throw SessionError("yunet+looks: \(error)")
+                }
+                var tracked: [NormalizedRect] = []
+                for index in 0..<stillFrames {
+                    var frame = image.frame
+                    frame.stamp = FrameStamp(
+                        sequence: UInt64(index), time: MonotonicInstant(seconds: Double(index) / 30))
+                    let start = DispatchTime.now().uptimeNanoseconds
+                    tracked = path.faces(in: frame).tracked
+                    times.append(Double(DispatchTime.now().uptimeNanoseconds - start) / 1e6)
+                }
+                let coordinates = ImageCoordinates(size: image.frame.size)
+                accuracy.add(
+                    labels: labels, detections: tracked.map { (coordinates.pixels($0), 1.0) }, ignored: image.ignored)
+            }
+            if accuracy.images > 0 {
+                rows.append(
+                    Row(
+                        detector: "yunet+looks", set: set, accuracy: accuracy,
+                        milliseconds: Percentiles(times).median ?? .nan))
+            }
+        }
+        return rows
+    }
+
     /// The schedule's cost at 30 fps from measured medians: faces on every frame, bodies at 5 Hz.
     public static func scheduleCost(rows: [Row], face: String = "yunet", body: String = "ssdlite") -> String? {
         guard let f = rows.first(where: { $0.detector == face && $0.set == "generated" })?.milliseconds,
@@ -143,7 +195,7 @@ public struct AccuracyCommand {
             return right ? space + text : text + space
         }
         let header = [
-            pad("detector", 10), pad("set", 10), pad("size", 10), pad("labels", 6, right: true),
+            pad("detector", 11), pad("set", 10), pad("size", 10), pad("labels", 6, right: true),
             pad("TP", 5, right: true),
             pad("FP", 5, right: true), pad("FN", 5, right: true), pad("precision", 10, right: true),
             pad("recall", 7, right: true),
@@ -157,7 +209,7 @@ public struct AccuracyCommand {
                 ]
             for (name, b) in buckets where b.truePositives + b.falsePositives + b.falseNegatives > 0 || name == "all" {
                 let cells = [
-                    pad(row.detector, 10), pad(row.set, 10), pad(name, 10),
+                    pad(row.detector, 11), pad(row.set, 10), pad(name, 10),
                     pad("\(b.truePositives + b.falseNegatives)", 6, right: true),
                     pad("\(b.truePositives)", 5, right: true), pad("\(b.falsePositives)", 5, right: true),
                     pad("\(b.falseNegatives)", 5, right: true), pad(format(b.precision), 10, right: true),

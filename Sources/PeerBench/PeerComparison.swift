@@ -94,7 +94,7 @@ public struct PeerRunResult: Sendable {
             } catch {
                 throw SessionError("peer-run: \(error.message)")
             }
-            let found = path.faces(in: frame).map { $0.scaled(by: toVideo) }
+            let found = path.faces(in: frame).found.map { $0.scaled(by: toVideo) }
             times.append(clock.now.seconds(since: start) * 1000)
             faces += found.map { [Double(index), $0.rect.x, $0.rect.y, $0.rect.width, $0.rect.height, $0.score] }
             index += 1

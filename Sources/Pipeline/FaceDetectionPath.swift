@@ -13,10 +13,12 @@ public final class FaceDetectionPath {
             audio: nil, speakingThreshold: 1)
     }
 
-    /// The faces found in `frame` (the next of a recording, in order).
-    public func faces(in frame: Frame) -> [Detection] {
+    /// The faces found in `frame` (the next of a recording, in order), and where the face tracks
+    /// confirmed after it are (unit rects).
+    public func faces(in frame: Frame) -> (found: [Detection], tracked: [NormalizedRect]) {
         let camera = CameraInformation(size: frame.size, horizontalFieldOfViewDegrees: 60)
-        return step.perceive(frame, camera: camera, locked: [], now: frame.stamp.time, cancelled: { false }).detections
+        let seen = step.perceive(frame, camera: camera, locked: [], now: frame.stamp.time, cancelled: { false })
+        return (seen.detections, seen.faceTracks.map(\.rect))
     }
 
     /// Frames whose faces were looked for only around the tracked ones, and all frames.

@@ -21,17 +21,16 @@ public struct SessionStatus: Sendable {
     public var lastCenteringError: Double?
 }
 
-/// The one loop every run uses — `dockd --camera`, `dockd --demo`, `dockd --source`, the
-/// benchmark and the soak: frame source → perception (detect → observations → tracker →
-/// selection → speakers and lips → saliency → publish) → control (feeder at 10–30 Hz →
-/// `LocalDock.submit` → motor controller). The rig supplies the source, the motors, the
-/// sound and the clock.
+/// The one loop every run uses — `dockd --camera`, `dockd --demo`, `dockd --source`, the benchmark
+/// and the soak: frame source → perception (detect → observations → tracker → selection →
+/// speakers and lips → saliency → publish) → control (feeder at 10–30 Hz → `LocalDock.submit` →
+/// motor controller). The rig supplies the source, the motors, the sound and the clock.
 ///
 /// In real time (a camera, the demo, the soak) a capture thread posts frames to a newest-only
-/// mailbox, perception runs on the caller's thread and control on a thread of its own, which
-/// sends a command as soon as a newer frame's result exists (inside the 10–30 Hz contract) and
-/// keeps calling at the feeder's hold interval while none comes. In lock-step (the benchmark) the same steps run frame by frame in media time, so
-/// a run repeats exactly whatever the machine's speed.
+/// mailbox, perception runs on the caller's thread and control on a thread of its own, which sends
+/// a command as soon as a newer frame's result exists (inside the 10–30 Hz contract) and keeps
+/// calling at the feeder's hold interval while none comes. In lock-step (the benchmark) the same
+/// steps run frame by frame in media time, so a run repeats exactly whatever the machine's speed.
 public final class Pipeline: PipelineSession {
     public let configuration: SessionConfiguration
     public let sourceSummary: String

@@ -41,6 +41,23 @@ import Testing
         #expect(report.contains("schedule at 30 fps: yunet"))
     }
 
+    /// dockd's path with its tracker finds the small faces one pass at 320 cannot: the search of
+    /// tiles acquires them and the looks around them keep them.
+    @Test func thePathWithItsTrackerFindsFacesTooSmallForOnePass() throws {
+        let rows = try command("yunet,yunet+looks").evaluate()
+        func bucket(_ detector: String, _ index: Int) throws -> DetectionAccuracy.Bucket {
+            try #require(rows.first { $0.detector == detector && $0.set == "generated" }).accuracy.buckets[index]
+        }
+        let small = try bucket("yunet+looks", 1)
+        #expect(small.recall >= 0.95 && small.precision >= 0.95, "32–64 px")
+        #expect(try bucket("yunet", 1).recall < 0.5)
+        for index in 0..<4 {
+            let path = try bucket("yunet+looks", index)
+            let pass = try bucket("yunet", index)
+            #expect(path.recall >= pass.recall, "\(DetectionAccuracy.bucketName(index))")
+        }
+    }
+
     @Test func unknownDetectorIsRefused() {
         #expect(throws: UsageError.self) { try AccuracyCommand(arguments: ["--detectors", "yunet,retinaface"]) }
         #expect(throws: UsageError.self) { try AccuracyCommand(arguments: ["--min-score", "2"]) }
