@@ -29,10 +29,10 @@ public struct AccuracyCommand {
         scenes with exact boxes, hand-labelled photos and hand-labelled frames of a clip; and
         yunet+looks, dockd's path frame after frame (whole scans, the search of tiles, looks around
         tracked faces, the tracker): each image shown as 0.5 s of still video, scored on the faces
-        tracked at its end (ms/image is per frame). Bodies:
-        ssdlite, yolox, hog, on the photos and clip frames. A detection counts when its score is at
-        least --min-score (default 0.5) and it overlaps a label with IoU ≥ 0.5. Also prints each
-        detector's median time per generated frame and the schedule's cost at 30 fps.
+        tracked at its end (ms/image is per frame). Bodies: ssdlite, yolox, hog, on the photos and
+        clip frames. A detection counts when its score is at least --min-score (default 0.5) and it
+        overlaps a label with IoU ≥ 0.5. Also prints each detector's median time per generated
+        frame and the schedule's cost at 30 fps.
         """
 
     public init(arguments: [String]) throws(UsageError) {
