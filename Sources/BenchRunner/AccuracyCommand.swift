@@ -139,21 +139,23 @@ public struct AccuracyCommand {
     static func evaluatePath(images: [LabelledImage], registry: ModelRegistry, minimumScore: Double)
         throws(SessionError) -> [Row]
     {
+        let faces: YuNetFaceDetector
+        let regionFaces: YuNetFaceDetector
+        do {
+            let model = try registry.resolve("yunet")
+            faces = try YuNetFaceDetector(modelPath: model)
+            regionFaces = try YuNetFaceDetector(modelPath: model)
+        } catch {
+            throw SessionError("yunet+looks: \(error)")
+        }
         var rows: [Row] = []
         for set in ["generated", "photos", "clips"] {
             var accuracy = DetectionAccuracy(minimumScore: minimumScore)
             var times: [Double] = []
             for image in images where image.set == set {
                 let labels = image.faces
-                let path: FaceDetectionPath
-                do {
-                    let model = try registry.resolve("yunet")
-                    path = FaceDetectionPath(
-                        faces: try YuNetFaceDetector(modelPath: model),
-                        regionFaces: try YuNetFaceDetector(modelPath: model))
-                } catch {
-                    throw SessionError("yunet+looks: \(error)")
-                }
+                // The detectors are loaded once; the path (its tracker and schedule) is new per image.
+                let path = FaceDetectionPath(faces: faces, regionFaces: regionFaces)
                 var tracked: [NormalizedRect] = []
                 for index in 0..<stillFrames {
                     var frame = image.frame

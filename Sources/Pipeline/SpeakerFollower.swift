@@ -59,11 +59,11 @@ struct SpeakerFollower {
             let inView = atan((x - k.cx) / k.fx)
             return (subject.uuid, array.mounting == .room ? yaw + inView : inView)
         }
+        let hidden = Set(subjects.filter { $0.consecutiveMisses > 0 }.map(\.uuid))
         for window in analyzer.windows(until: now) {
             evidence.update(
                 speech: window.isSpeech, direction: window.direction, coherence: window.coherence, people: people,
-                lips: lips, hidden: Set(subjects.filter { $0.consecutiveMisses > 0 }.map(\.uuid)),
-                seconds: analyzer.windowSeconds)
+                lips: lips, hidden: hidden, seconds: analyzer.windowSeconds)
             noteUnattributed(window, people: people)
             if window.isSpeech { lastSpeech = window.time }
         }
