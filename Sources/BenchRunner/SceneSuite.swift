@@ -138,6 +138,24 @@ public enum SceneSuite {
                     duration: 20)
             ),
             (
+                "panel",
+                scene(
+                    "Four people on a panel, 15° apart, talk in turns of uneven length (1.6 to 5.5 s) with "
+                        + "pauses between; one coughs (0.3 s) during another's turn.",
+                    people: [
+                        person(1, [[0, -23], [24, -23]], face: 105, speaking: [[0.3, 4], [15.6, 19]]),
+                        person(
+                            2, [[0, -8], [24, -8]], face: 115, mirrored: true, brightness: 0.9,
+                            speaking: [[4.6, 10.1]]),
+                        person(
+                            3, [[0, 7], [24, 7]], face: 100, brightness: 1.1, speaking: [[10.5, 13.3], [19.7, 24]]),
+                        person(
+                            4, [[0, 22], [24, 22]], face: 110, mirrored: true, brightness: 0.75,
+                            speaking: [[7.2, 7.5], [13.7, 15.3]]),
+                    ],
+                    duration: 24)
+            ),
+            (
                 "quick-turns",
                 scene(
                     "Two people trade short turns every 1.5 s: frame them together rather than swing between them.",

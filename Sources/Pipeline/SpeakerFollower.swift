@@ -67,9 +67,9 @@ struct SpeakerFollower {
             noteUnattributed(window, people: people)
             if window.isSpeech { lastSpeech = window.time }
         }
-        var speaking: [UUID: Double] = [:]
-        for person in people { speaking[person.uuid] = evidence.speakingConfidence(person.uuid) ?? 0 }
-        let uuids = policy.update(at: now, speaking: speaking, fallback: fallback?.uuid)
+        let speaking = Dictionary(people.map { ($0.uuid, evidence.speakingConfidence($0.uuid) ?? 0) }) { a, _ in a }
+        let uuids = policy.update(
+            at: now, speaking: speaking, uttered: evidence.utterances.all, fallback: fallback?.uuid)
         let chosen = uuids.compactMap { uuid in subjects.first { $0.uuid == uuid } }
         let chosenAngles = people.filter { person in chosen.contains { $0.uuid == person.uuid } && policy.followsSpeech
         }.map(\.angle)

@@ -15,8 +15,13 @@ public struct SpeakerEvidence: Sendable {
     public var timeConstant = 0.3
     /// Lips moving at least this much (0…1) count as talking.
     public var lipThreshold = 0.3
+    /// A window's speech is someone's when their agreement with its direction is at least this
+    /// (two spreads off at most) and at least half the best agreement.
+    public var attributionLevel = exp(-2.0)
 
     private var confidence: [UUID: Double] = [:]
+    /// What each person has said in their current utterance, window by window.
+    public private(set) var utterances = Utterances()
 
     public init() {}
 
@@ -29,6 +34,7 @@ public struct SpeakerEvidence: Sendable {
         lips: [UUID: Double] = [:], hidden: Set<UUID> = [], seconds: Double
     ) {
         var target: [UUID: Double] = [:]
+        var attributed: Set<UUID> = []
         if speech, let direction, (coherence ?? 1) >= minimumCoherence {
             for person in people {
                 let d = (person.angle - direction) / directionSpread
@@ -47,11 +53,15 @@ public struct SpeakerEvidence: Sendable {
             if candidates.count > 1, most >= lipThreshold {
                 for person in candidates { target[person.uuid]! *= 0.3 + 0.7 * (lips[person.uuid] ?? 0) / most }
             }
+            let best = target.values.max() ?? 0
+            attributed = Set(target.filter { $0.value >= attributionLevel && $0.value >= 0.5 * best }.keys)
         } else if speech {
             for person in people where (lips[person.uuid] ?? 0) >= lipThreshold {
                 target[person.uuid] = lips[person.uuid]
+                attributed.insert(person.uuid)
             }
         }
+        utterances.hear(attributed, for: seconds)
         let alpha = 1 - exp(-seconds / timeConstant)
         for person in people {
             let old = confidence[person.uuid] ?? 0

@@ -4,8 +4,9 @@ import Foundation
 public struct SpeakerPolicyConfiguration: Sendable, Hashable {
     /// A person counts as speaking above this speakingConfidence.
     public var speakingThreshold = 0.4
-    /// A new speaker must speak this long before the camera moves to them (coughs are shorter).
-    public var confirmation = 0.45
+    /// A new speaker must have been heard this long in their current utterance before the
+    /// camera moves to them (a cough is shorter).
+    public var confirmation = 0.4
     /// Gaps shorter than this (between words and phrases) do not interrupt someone's speaking.
     public var gapTolerance = 0.5
     /// The camera stays at least this long with a speaker before moving to another.
@@ -34,7 +35,6 @@ public struct SpeakerSelectionPolicy: Sendable {
 
     private var chosenSince: MonotonicInstant?
     private var lastSpeech: MonotonicInstant?
-    private var speakingSince: [UUID: MonotonicInstant] = [:]
     private var lastHeard: [UUID: MonotonicInstant] = [:]
     private var requests: [(time: MonotonicInstant, uuid: UUID)] = []
 
@@ -42,41 +42,38 @@ public struct SpeakerSelectionPolicy: Sendable {
         self.configuration = configuration
     }
 
-    /// `speaking`: speakingConfidence per present person; `fallback`: whom to frame without speech.
+    /// `speaking`: speakingConfidence per present person; `uttered`: seconds each has been heard
+    /// in their current utterance (`Utterances`); `fallback`: whom to frame without speech.
     @discardableResult
-    public mutating func update(at time: MonotonicInstant, speaking: [UUID: Double], fallback: UUID?) -> [UUID] {
+    public mutating func update(
+        at time: MonotonicInstant, speaking: [UUID: Double], uttered: [UUID: Double], fallback: UUID?
+    ) -> [UUID] {
         let c = configuration
         let heard = Set(speaking.filter { $0.value >= c.speakingThreshold }.keys)
-        for uuid in heard {
-            lastHeard[uuid] = time
-            if speakingSince[uuid] == nil { speakingSince[uuid] = time }
-        }
+        for uuid in heard { lastHeard[uuid] = time }
         // Someone is speaking until silent for longer than a gap between phrases.
-        for (uuid, last) in lastHeard where time.seconds(since: last) > c.gapTolerance {
-            lastHeard[uuid] = nil
-            speakingSince[uuid] = nil
-        }
+        for (uuid, last) in lastHeard where time.seconds(since: last) > c.gapTolerance { lastHeard[uuid] = nil }
         let speakers = Set(lastHeard.keys).filter { speaking[$0] != nil }
+        // The loudest confirmed speaker not framed now asks for the camera: confirmed by how
+        // long they have been heard in this utterance (a cough is short).
+        let confirmed = speakers.filter { (uttered[$0] ?? 0) >= c.confirmation - 1e-9 }
+        // The person framed anyway (the fallback) is the only one talking: from now on the
+        // camera follows them as the speaker, so the next speaker's request is a turn. Not when
+        // someone else is heard as well (the sound cannot tell them apart; the lips may yet).
+        if !followsSpeech, chosen.count == 1, confirmed == Set(chosen) { followsSpeech = true }
         if followsSpeech, !heard.isDisjoint(with: chosen) { lastSpeech = time }
-
-        // The loudest confirmed speaker not framed now asks for the camera.
-        // Confirmed by what was heard: from the first word to the latest (a cough is short).
-        let confirmed = speakers.filter { uuid in
-            guard let since = speakingSince[uuid], let last = lastHeard[uuid] else { return false }
-            return last.seconds(since: since) >= c.confirmation - 1e-9
-        }
         var candidate = confirmed.filter { !chosen.contains($0) }.max { (speaking[$0] ?? 0) < (speaking[$1] ?? 0) }
         // A framed speaker who is plainly still talking keeps the camera from a challenger heard
         // no better: two people the sound cannot tell apart (the same bearing) do not take it
         // from each other, and a pause between phrases does not hand it to the other half of a
-        // tie. Plainly talking: heard clearly (0.6) and within 0.1 of the challenger, or heard
-        // more than 0.2 s after the challenger was last heard.
+        // tie. Plainly talking: heard now and within 0.1 of the challenger, or heard more than
+        // 0.2 s after the challenger was last heard.
         if followsSpeech, let challenger = candidate, let challengerHeard = lastHeard[challenger],
             chosen.contains(where: { framed in
                 guard speakers.contains(framed), let framedHeard = lastHeard[framed] else { return false }
                 let level = speaking[framed] ?? 0
                 return framedHeard.seconds(since: challengerHeard) > 0.2
-                    || (heard.contains(framed) && level >= 0.6 && level >= (speaking[challenger] ?? 0) - 0.1)
+                    || (heard.contains(framed) && level >= (speaking[challenger] ?? 0) - 0.1)
             })
         {
             candidate = nil

@@ -9,17 +9,30 @@ import Testing
 @Suite(.tags(.unit)) struct SpeakerPolicyTests {
     let a = UUID(), b = UUID(), listener = UUID()
 
+    /// One 0.05 s step: `speaking` as the evidence would give it, the utterances fed with whoever
+    /// is heard (at or above the policy's threshold) in the step.
+    func step(
+        _ policy: inout SpeakerSelectionPolicy, _ utterances: inout Utterances, at t: Double,
+        speaking: [UUID: Double], fallback: UUID?
+    ) -> [UUID] {
+        let heard = Set(speaking.filter { $0.value >= policy.configuration.speakingThreshold }.keys)
+        utterances.hear(heard, for: 0.05)
+        return policy.update(
+            at: MonotonicInstant(seconds: t), speaking: speaking, uttered: utterances.all, fallback: fallback)
+    }
+
     /// Runs the policy from 0 to `until` s; `speaker(t)` says who speaks. Returns the choices over time.
     func run(
         until end: Double, fallback: UUID? = nil, policy: inout SpeakerSelectionPolicy,
         speaker: (Double) -> UUID?
     ) -> [(Double, [UUID])] {
         var out: [(Double, [UUID])] = []
+        var utterances = Utterances()
         var t = 0.0
         while t <= end + 1e-9 {
             let who = speaker(t)
             let speaking = [a: who == a ? 1.0 : 0, b: who == b ? 1.0 : 0, listener: 0]
-            out.append((t, policy.update(at: MonotonicInstant(seconds: t), speaking: speaking, fallback: fallback)))
+            out.append((t, step(&policy, &utterances, at: t, speaking: speaking, fallback: fallback)))
             t += 0.05
         }
         return out
@@ -29,16 +42,63 @@ import Testing
     /// keeps the camera however long the other seems to speak; a clearer challenger still wins.
     @Test func aSpeakerHeardAsClearlyAsTheChallengerKeepsTheCamera() {
         var policy = SpeakerSelectionPolicy()
+        var utterances = Utterances()
         var t = 0.0
         var choices: [[UUID]] = []
         while t <= 8 {
             // a alone for 2 s, then both equally for 4 s, then b clearly louder.
             let speaking: [UUID: Double] = t < 2 ? [a: 1, b: 0] : t < 6 ? [a: 0.9, b: 0.9] : [a: 0.5, b: 0.95]
-            choices.append(policy.update(at: MonotonicInstant(seconds: t), speaking: speaking, fallback: nil))
+            choices.append(step(&policy, &utterances, at: t, speaking: speaking, fallback: nil))
             t += 0.05
         }
         #expect(choices[10..<120].allSatisfy { $0 == [a] })
         #expect(choices.last == [b] && policy.switches == 1)
+    }
+
+    /// After a pause, both start again heard alike but only faintly yet (the lips not read so
+    /// far): the framed one keeps the camera, however soon the other is confirmed.
+    @Test func aFaintTieAfterAPauseDoesNotHandTheCameraOver() {
+        var policy = SpeakerSelectionPolicy()
+        var utterances = Utterances()
+        var t = 0.0
+        var choices: [[UUID]] = []
+        while t <= 6 {
+            // a alone for 2 s, silence for 1.5 s, then both at 0.5.
+            let speaking: [UUID: Double] = t < 2 ? [a: 1, b: 0] : t < 3.5 ? [a: 0, b: 0] : [a: 0.5, b: 0.5]
+            choices.append(step(&policy, &utterances, at: t, speaking: speaking, fallback: nil))
+            t += 0.05
+        }
+        #expect(choices[10...].allSatisfy { $0 == [a] })
+        #expect(policy.switches == 0)
+    }
+
+    /// A turn that opens with one word and a breath is one utterance: the camera moves once the
+    /// talk goes on, without waiting for a fresh confirmation after the breath.
+    @Test func aTurnOpeningWithAWordAndABreathIsConfirmedAsOne() {
+        var policy = SpeakerSelectionPolicy()
+        // a for 4 s; b says a 0.3 s word at 4, breathes 0.6 s, and goes on from 4.9.
+        let choices = run(until: 8, policy: &policy) { t in
+            t < 4 ? self.a : (t < 4.3 || t >= 4.9) ? self.b : nil
+        }
+        let moved = choices.first { $0.1 == [b] }
+        // 0.3 s + 0.1 s heard: at about 4.95 s, where counting afresh from 4.9 s would wait to 5.3.
+        #expect(moved.map { $0.0 <= 5.05 && $0.0 >= 4.9 } == true, "\(String(describing: moved?.0))")
+        #expect(policy.switches == 1)  // a → b (the first framing is no switch)
+    }
+
+    /// The person framed without speech (the fallback) who turns out to be the only one talking
+    /// is followed as the speaker: the next change is a turn, and after two turns within the
+    /// group window the two are framed together rather than switched between again.
+    @Test func theFallbackWhoTalksIsFollowedSoTheNextChangeIsATurn() {
+        var policy = SpeakerSelectionPolicy()
+        // a (the fallback) 0–5 s, b 5–10, a 10–14, b 14–18: the two-people scene's turns.
+        let choices = run(until: 18, fallback: a, policy: &policy) { t in
+            t < 5 || (10..<14).contains(t) ? self.a : self.b
+        }
+        #expect(choices.filter { $0.0 < 5 }.allSatisfy { $0.1 == [a] })
+        #expect(choices.filter { $0.0 > 5.5 && $0.0 < 10 }.allSatisfy { $0.1 == [b] })
+        #expect(choices.filter { $0.0 > 10.5 }.allSatisfy { Set($0.1) == [a, b] })
+        #expect(policy.switches == 2)
     }
 
     @Test func aCoughDoesNotSwitch() {
@@ -66,7 +126,7 @@ import Testing
         #expect(choices.first { $0.1 == [a] }.map { $0.0 <= confirmation + 0.05 } == true)
         let moved = choices.first { $0.1 == [b] }
         #expect(
-            moved.map { $0.0 >= 4 + confirmation - 1e-9 && $0.0 <= 4 + confirmation + 0.1 } == true,
+            moved.map { $0.0 >= 4 + confirmation - 0.05 - 1e-9 && $0.0 <= 4 + confirmation + 0.1 } == true,
             "\(String(describing: moved?.0))")
         #expect(choices.filter { $0.0 > 4.7 }.allSatisfy { $0.1 == [b] })
         #expect(policy.switches == 2)  // listener → a, a → b
@@ -115,5 +175,48 @@ import Testing
         // Speech with no direction (one microphone) is attributed to nobody.
         for _ in 0..<50 { evidence.update(speech: true, direction: nil, coherence: nil, people: people, seconds: 0.02) }
         #expect((evidence.speakingConfidence(right) ?? 1) < 0.05)
+    }
+
+    /// Each window's speech goes to the person in its direction (within two spreads), to both of
+    /// two people it cannot tell apart, to nobody far from everyone, and never to someone hidden
+    /// behind the one seen there; the utterances add it up window by window.
+    @Test func eachWindowIsAttributedToWhoeverIsInItsDirection() {
+        let left = UUID()
+        let right = UUID()
+        let behind = UUID()
+        let degree = Double.pi / 180
+        let people = [(uuid: left, angle: -10 * degree), (uuid: right, angle: 10 * degree)]
+        func heard(_ direction: Double, people: [(uuid: UUID, angle: Double)], hidden: Set<UUID> = []) -> Set<UUID> {
+            var evidence = SpeakerEvidence()
+            for _ in 0..<10 {
+                evidence.update(
+                    speech: true, direction: direction * degree, coherence: 0.5, people: people, hidden: hidden,
+                    seconds: 0.02)
+            }
+            let all = evidence.utterances.all
+            #expect(all.values.allSatisfy { abs($0 - 0.2) < 1e-9 }, "\(all)")
+            return Set(all.keys)
+        }
+        #expect(heard(3, people: people) == [right])  // 7° from the right, 13° from the left
+        #expect(heard(0, people: people) == [left, right])  // half way: either
+        #expect(heard(45, people: people).isEmpty)  // nobody there
+        let stacked = people + [(uuid: behind, angle: 10.5 * degree)]
+        #expect(heard(10, people: stacked, hidden: [behind]) == [right])
+        #expect(heard(10, people: stacked) == [right, behind])
+    }
+}
+
+@Suite(.tags(.unit)) struct UtterancesTests {
+    @Test func pausesBetweenPhrasesKeepAnUtteranceAndSilenceEndsIt() {
+        let a = UUID()
+        let b = UUID()
+        var utterances = Utterances()
+        for _ in 0..<15 { utterances.hear([a], for: 0.02) }  // a word of 0.3 s
+        for _ in 0..<30 { utterances.hear([], for: 0.02) }  // a breath of 0.6 s
+        #expect(abs(utterances.heard(a) - 0.3) < 1e-9)
+        for _ in 0..<5 { utterances.hear([a, b], for: 0.02) }
+        #expect(abs(utterances.heard(a) - 0.4) < 1e-9 && abs(utterances.heard(b) - 0.1) < 1e-9)
+        for _ in 0..<38 { utterances.hear([], for: 0.02) }  // 0.76 s: longer than the gap
+        #expect(utterances.heard(a) == 0 && utterances.all.isEmpty)
     }
 }
