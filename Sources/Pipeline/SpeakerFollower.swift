@@ -18,7 +18,7 @@ struct SpeakerFollower {
     /// When speech was last heard: lips are only read while it is about.
     private(set) var lastSpeech: MonotonicInstant?
     /// A voice nobody tracked was heard from here (radians, the array's frame): the head looks
-    /// this way until the person there is framed, or the voice there has been quiet a while.
+    /// this way until someone framed is heard, or the voice there has been quiet a while.
     private var lookingToward: (direction: Double, lastHeard: MonotonicInstant)?
 
     /// Follows a whole recording.
@@ -64,7 +64,7 @@ struct SpeakerFollower {
             evidence.update(
                 speech: window.isSpeech, direction: window.direction, coherence: window.coherence, people: people,
                 lips: lips, hidden: hidden, seconds: analyzer.windowSeconds)
-            noteUnattributed(window, people: people)
+            noteUnattributed(window)
             if window.isSpeech { lastSpeech = window.time }
         }
         let speaking = Dictionary(people.map { ($0.uuid, evidence.speakingConfidence($0.uuid) ?? 0) }) { a, _ in a }
@@ -77,8 +77,8 @@ struct SpeakerFollower {
         return (chosen.isEmpty ? (fallback.map { [$0] } ?? []) : chosen, speaking, sound)
     }
 
-    /// Speech whose direction matches nobody tracked, heard for longer than a cough.
-    private mutating func noteUnattributed(_ window: AudioWindow, people: [(uuid: UUID, angle: Double)]) {
+    /// Speech given to nobody tracked (see `SpeakerEvidence.attributed`), heard for longer than a cough.
+    private mutating func noteUnattributed(_ window: AudioWindow) {
         if window.isSpeech, let direction = window.direction, let look = lookingToward,
             abs(direction - look.direction) < 2.5 * evidence.directionSpread
         {
@@ -92,7 +92,7 @@ struct SpeakerFollower {
             }
             return
         }
-        if people.contains(where: { abs($0.angle - direction) < 2.5 * evidence.directionSpread }) {
+        if !evidence.attributed.isEmpty {
             unattributedSince = nil
             unattributed = []
             return
@@ -114,8 +114,8 @@ struct SpeakerFollower {
             lookingToward = (unattributed.sorted()[unattributed.count / 2], now)
         }
         if let look = lookingToward,
-            now.seconds(since: look.lastHeard) > 1.5
-                || chosenAngles.contains(where: { abs($0 - look.direction) < 2.5 * evidence.directionSpread })
+            policy.framedHeard || now.seconds(since: look.lastHeard) > 1.5
+                || chosenAngles.contains(where: { abs($0 - look.direction) < evidence.attributionReach })
         {
             lookingToward = nil
         }

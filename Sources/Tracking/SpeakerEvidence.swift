@@ -18,10 +18,14 @@ public struct SpeakerEvidence: Sendable {
     /// A window's speech is someone's when their agreement with its direction is at least this
     /// (two spreads off at most) and at least half the best agreement.
     public var attributionLevel = exp(-2.0)
+    /// How far (radians) from a voice someone may sit and still be given it: two spreads.
+    public var attributionReach: Double { directionSpread * (-2 * log(attributionLevel)).squareRoot() }
 
     private var confidence: [UUID: Double] = [:]
     /// What each person has said in their current utterance, window by window.
     public private(set) var utterances = Utterances()
+    /// Whom the latest window's speech was given to (empty: silence, or a voice nobody is near).
+    public private(set) var attributed: Set<UUID> = []
 
     public init() {}
 
@@ -34,7 +38,7 @@ public struct SpeakerEvidence: Sendable {
         lips: [UUID: Double] = [:], hidden: Set<UUID> = [], seconds: Double
     ) {
         var target: [UUID: Double] = [:]
-        var attributed: Set<UUID> = []
+        attributed = []
         if speech, let direction, (coherence ?? 1) >= minimumCoherence {
             for person in people {
                 let d = (person.angle - direction) / directionSpread

@@ -32,6 +32,8 @@ public struct SpeakerSelectionPolicy: Sendable {
     /// True while `chosen` are speakers (not the fallback).
     public private(set) var followsSpeech = false
     public private(set) var switches = 0
+    /// True while someone framed (for their speech or as the fallback) is heard.
+    public private(set) var framedHeard = false
 
     private var chosenSince: MonotonicInstant?
     private var lastSpeech: MonotonicInstant?
@@ -109,6 +111,7 @@ public struct SpeakerSelectionPolicy: Sendable {
             chosen = present.isEmpty ? (fallback.map { [$0] } ?? []) : present
             if present.isEmpty { followsSpeech = false }
         }
+        framedHeard = !heard.isDisjoint(with: chosen)
         return chosen
     }
 

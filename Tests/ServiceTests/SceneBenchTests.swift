@@ -165,6 +165,34 @@ import Testing
         #expect((eyes.evaluation.speakerChoiceAccuracy ?? 1) < (e.speakerChoiceAccuracy ?? 0) - 0.2)
     }
 
+    /// Someone out of view speaks: the head turns towards the voice, framing nobody while it
+    /// looks (the one framed before is not where it looks), and frames the talker once found.
+    @Test func aVoiceFromOutOfViewTurnsTheHeadAndFramesNobodyUntilFound() throws {
+        var c = base
+        c.maximumFrames = 150
+        let json = """
+            {"world": {"horizontal_fov_deg": 110, "generated": {"width": 3200, "height": 1200, "fps": 30,
+              "duration_s": 5, "people": [
+                {"id": 1, "path": [[0, 0], [5, 0]], "face_height_px": 110},
+                {"id": 2, "path": [[0, -42], [5, -42]], "face_height_px": 110, "brightness": 0.85,
+                 "speaking": [[0.5, 5]]}]}},
+             "camera": {"width": 1280, "height": 720, "horizontal_fov_deg": 60},
+             "gimbal": {"max_speed_deg_s": 120, "max_accel_deg_s2": 480, "latency_ms": 40}}
+            """
+        let scene = try BenchScene.parse(Data(json.utf8), directory: ".", defaultName: "voice-out-of-view")
+        let e = try SceneRun.run(scene, base: c, law: .dock).evaluation
+        let times = e.samples.map(\.time)
+        let found = try #require(e.framed.indices.first { e.framed[$0] == [2] }, "the talker is never framed")
+        #expect(times[found] < 3, "framed at \(times[found]) s")
+        #expect(e.framed[found...].allSatisfy { $0 == [2] })
+        // Between the first framing of 1 and the talker's: a spell framing nobody, as the head turns.
+        let searching = e.framed.indices.filter { times[$0] > 0.5 && $0 < found && e.framed[$0].isEmpty }
+        #expect(searching.count >= 5, "\(searching.count) frames framing nobody")
+        // The head turned towards the voice (the talker sits 42° left).
+        #expect(e.samples[found].yaw < -10 * Double.pi / 180, "yaw \(e.samples[found].yaw) rad when found")
+        #expect(e.falseSwitches == 0)
+    }
+
     /// A pair wired the other way round mirrors every direction: read as wired, the head goes
     /// to the person opposite whoever speaks; told the order (`--mic-order right-left`), it
     /// follows the speaker as with a pair wired the usual way.

@@ -86,6 +86,29 @@ import Testing
         #expect(policy.switches == 1)  // a → b (the first framing is no switch)
     }
 
+    /// `framedHeard` says whether someone framed is heard now (the fallback too): a search for
+    /// a voice nobody tracks ends on it.
+    @Test func framedHeardFollowsWhoeverIsFramed() {
+        var policy = SpeakerSelectionPolicy()
+        var utterances = Utterances()
+        var heardAt: [Double: Bool] = [:]
+        var t = 0.0
+        while t <= 4 {
+            // listener framed as the fallback and silent; b talks 1–2 s; the listener 3–4 s.
+            let speaking: [UUID: Double] = [
+                listener: t >= 3 ? 1 : 0, b: (1..<2).contains(t) ? 1 : 0,
+            ]
+            _ = step(&policy, &utterances, at: t, speaking: speaking, fallback: listener)
+            heardAt[(t * 100).rounded() / 100] = policy.framedHeard
+            t += 0.05
+        }
+        #expect(heardAt[0.5] == false)
+        #expect(heardAt[1.2] == false)  // b is heard, but not framed yet
+        #expect(heardAt[1.8] == true)  // b framed and heard
+        #expect(heardAt[2.8] == false)  // b framed, silent
+        #expect(heardAt[3.9] == true)
+    }
+
     /// The person framed without speech (the fallback) who turns out to be the only one talking
     /// is followed as the speaker: the next change is a turn, and after two turns within the
     /// group window the two are framed together rather than switched between again.
@@ -195,6 +218,7 @@ import Testing
             }
             let all = evidence.utterances.all
             #expect(all.values.allSatisfy { abs($0 - 0.2) < 1e-9 }, "\(all)")
+            #expect(evidence.attributed == Set(all.keys))
             return Set(all.keys)
         }
         #expect(heard(3, people: people) == [right])  // 7° from the right, 13° from the left
