@@ -72,9 +72,9 @@ public struct SpeakerSelectionPolicy: Sendable {
         // 0.2 s after the challenger was last heard.
         if followsSpeech, let challenger = candidate, let challengerHeard = lastHeard[challenger],
             chosen.contains(where: { framed in
-                guard speakers.contains(framed), let framedHeard = lastHeard[framed] else { return false }
+                guard speakers.contains(framed), let framedLast = lastHeard[framed] else { return false }
                 let level = speaking[framed] ?? 0
-                return framedHeard.seconds(since: challengerHeard) > 0.2
+                return framedLast.seconds(since: challengerHeard) > 0.2
                     || (heard.contains(framed) && level >= (speaking[challenger] ?? 0) - 0.1)
             })
         {
