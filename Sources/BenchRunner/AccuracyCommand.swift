@@ -81,7 +81,7 @@ public struct AccuracyCommand {
             + LabelledSet.clips(mediaDirectory: media)
         let registry = ModelRegistry.standard(userDirectory: modelsDirectory)
         var rows: [Row] = []
-        for name in detectors where name == "yunet+looks" {
+        if detectors.contains("yunet+looks") {
             rows += try Self.evaluatePath(images: images, registry: registry, minimumScore: minimumScore)
         }
         for name in detectors where name != "yunet+looks" {

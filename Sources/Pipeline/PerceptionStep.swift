@@ -107,7 +107,7 @@ final class PerceptionStep {
         let heard = listening.choose(
             from: result.subjects, fallback: result.selected, camera: result.camera, yaw: result.pose.y,
             lips: lipReader?.activity(at: result.frame.stamp.time) ?? [:], at: now)
-        result.framed = heard.sound == nil ? heard.chosen : []  // turned to an unseen voice: nobody framed
+        result.framed = heard.chosen
         result.speaking = heard.speaking
         result.sound = heard.sound
         result.heardSpeaker = heard.speaking.values.contains { $0 >= speakingThreshold }

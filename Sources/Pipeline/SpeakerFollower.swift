@@ -44,10 +44,10 @@ struct SpeakerFollower {
     /// Times the live sound did not continue (lost samples, clock jumps).
     var audioRestarts: Int { analyzer.restarts }
 
-    /// Folds in the audio up to `now` and returns whom to frame (one person or a group) and each
-    /// present person's speakingConfidence. Angles of people come from where they are in the
-    /// view: relative to the view for microphones on the camera, plus the gimbal's yaw for
-    /// microphones fixed in the room.
+    /// Folds in the audio up to `now` and returns whom to frame (one person or a group; nobody
+    /// while the head turns to an unseen voice) and each present person's speakingConfidence.
+    /// People's angles: relative to the view for microphones on the camera, plus the gimbal's
+    /// yaw for microphones fixed in the room.
     mutating func choose(
         from subjects: [TrackedSubject], fallback: TrackedSubject?, camera: CameraInformation,
         yaw: Double, lips: [UUID: Double] = [:], at now: MonotonicInstant
@@ -74,7 +74,7 @@ struct SpeakerFollower {
         let chosenAngles = people.filter { person in chosen.contains { $0.uuid == person.uuid } && policy.followsSpeech
         }.map(\.angle)
         let sound = soundTarget(camera: camera, yaw: yaw, chosenAngles: chosenAngles, at: now)
-        return (chosen.isEmpty ? (fallback.map { [$0] } ?? []) : chosen, speaking, sound)
+        return (sound != nil ? [] : chosen.isEmpty ? (fallback.map { [$0] } ?? []) : chosen, speaking, sound)
     }
 
     /// Speech given to nobody tracked (see `SpeakerEvidence.attributed`), heard for longer than a cough.

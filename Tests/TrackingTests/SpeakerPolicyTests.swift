@@ -21,36 +21,41 @@ import Testing
             at: MonotonicInstant(seconds: t), speaking: speaking, uttered: utterances.all, fallback: fallback)
     }
 
-    /// Runs the policy from 0 to `until` s; `speaker(t)` says who speaks. Returns the choices over time.
+    /// Runs the policy from 0 to `until` s with `levels(t)` as each person's speakingConfidence.
+    /// Returns the choices over time.
     func run(
         until end: Double, fallback: UUID? = nil, policy: inout SpeakerSelectionPolicy,
-        speaker: (Double) -> UUID?
+        levels: (Double) -> [UUID: Double]
     ) -> [(Double, [UUID])] {
         var out: [(Double, [UUID])] = []
         var utterances = Utterances()
         var t = 0.0
         while t <= end + 1e-9 {
-            let who = speaker(t)
-            let speaking = [a: who == a ? 1.0 : 0, b: who == b ? 1.0 : 0, listener: 0]
-            out.append((t, step(&policy, &utterances, at: t, speaking: speaking, fallback: fallback)))
+            out.append((t, step(&policy, &utterances, at: t, speaking: levels(t), fallback: fallback)))
             t += 0.05
         }
         return out
+    }
+
+    /// Runs the policy from 0 to `until` s; `speaker(t)` says who speaks.
+    func run(
+        until end: Double, fallback: UUID? = nil, policy: inout SpeakerSelectionPolicy,
+        speaker: (Double) -> UUID?
+    ) -> [(Double, [UUID])] {
+        run(until: end, fallback: fallback, policy: &policy) { t in
+            let who = speaker(t)
+            return [a: who == a ? 1.0 : 0, b: who == b ? 1.0 : 0, listener: 0]
+        }
     }
 
     /// Two people heard alike (the same bearing, before lips tell them apart): the framed one
     /// keeps the camera however long the other seems to speak; a clearer challenger still wins.
     @Test func aSpeakerHeardAsClearlyAsTheChallengerKeepsTheCamera() {
         var policy = SpeakerSelectionPolicy()
-        var utterances = Utterances()
-        var t = 0.0
-        var choices: [[UUID]] = []
-        while t <= 8 {
-            // a alone for 2 s, then both equally for 4 s, then b clearly louder.
-            let speaking: [UUID: Double] = t < 2 ? [a: 1, b: 0] : t < 6 ? [a: 0.9, b: 0.9] : [a: 0.5, b: 0.95]
-            choices.append(step(&policy, &utterances, at: t, speaking: speaking, fallback: nil))
-            t += 0.05
-        }
+        // a alone for 2 s, then both equally for 4 s, then b clearly louder.
+        let choices = run(until: 8, policy: &policy) { t in
+            t < 2 ? [self.a: 1, self.b: 0] : t < 6 ? [self.a: 0.9, self.b: 0.9] : [self.a: 0.5, self.b: 0.95]
+        }.map(\.1)
         #expect(choices[10..<120].allSatisfy { $0 == [a] })
         #expect(choices.last == [b] && policy.switches == 1)
     }
@@ -59,15 +64,10 @@ import Testing
     /// far): the framed one keeps the camera, however soon the other is confirmed.
     @Test func aFaintTieAfterAPauseDoesNotHandTheCameraOver() {
         var policy = SpeakerSelectionPolicy()
-        var utterances = Utterances()
-        var t = 0.0
-        var choices: [[UUID]] = []
-        while t <= 6 {
-            // a alone for 2 s, silence for 1.5 s, then both at 0.5.
-            let speaking: [UUID: Double] = t < 2 ? [a: 1, b: 0] : t < 3.5 ? [a: 0, b: 0] : [a: 0.5, b: 0.5]
-            choices.append(step(&policy, &utterances, at: t, speaking: speaking, fallback: nil))
-            t += 0.05
-        }
+        // a alone for 2 s, silence for 1.5 s, then both at 0.5.
+        let choices = run(until: 6, policy: &policy) { t in
+            t < 2 ? [self.a: 1, self.b: 0] : t < 3.5 ? [self.a: 0, self.b: 0] : [self.a: 0.5, self.b: 0.5]
+        }.map(\.1)
         #expect(choices[10...].allSatisfy { $0 == [a] })
         #expect(policy.switches == 0)
     }
