@@ -40,11 +40,15 @@ public struct FrameSample: Sendable, Hashable {
     public var alsoSelected: [PixelRect]
     /// Face tracks, id = the tracker's person identity.
     public var faceTracks: [IdentifiedBox]
+    /// What digital framing showed of the view, in view pixels; nil = all of it.
+    public var crop: PixelRect?
 
     public init(
         time: Double, yaw: Double = 0, pitch: Double = 0, commandYaw: Double = 0, commandPitch: Double = 0,
-        people: [PersonSample], selected: PixelRect?, alsoSelected: [PixelRect] = [], faceTracks: [IdentifiedBox] = []
+        people: [PersonSample], selected: PixelRect?, alsoSelected: [PixelRect] = [], faceTracks: [IdentifiedBox] = [],
+        crop: PixelRect? = nil
     ) {
+        self.crop = crop
         self.alsoSelected = alsoSelected
         self.time = time
         self.yaw = yaw

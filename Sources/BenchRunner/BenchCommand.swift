@@ -16,6 +16,8 @@ public struct BenchCommand {
     /// Scene files (or directories of them); none = the demo throughput benchmark.
     public var scenePaths: [String] = []
     public var laws: [ControlLawChoice] = [.dock, .pid]
+    /// Also run each scene on a fixed wide camera framed digitally (`--laws …,digital`).
+    public var digitalFraming = false
     public var reportDirectory: String?
     public var writeVideos = false
     public var peer = false
@@ -34,7 +36,8 @@ public struct BenchCommand {
 
         Each scene (docs/scenes.md; `dockctl scenes DIR` writes the generated suite) runs through the
         virtual camera, detectors, tracker, feeder, control law and simulated gimbal, once per control
-        law (dock = OpenDock's, pid = obs-face-tracker's), and is measured against its ground truth:
+        law (dock = OpenDock's, pid = obs-face-tracker's; digital = no gimbal, a fixed 90° camera whose
+        picture is a crop following the subject, measured on the crop), against its ground truth:
         centring error, share in view, time to acquire, step settle and overshoot, reversals and motor
         starts per minute, re-acquisition after occlusion, speaker choice and switch latency, false and
         identity switches, track-rate compliance, per-stage latency, drops, CPU and peak memory.
@@ -77,14 +80,18 @@ public struct BenchCommand {
                 guard let text = rest.popFirst() else { throw UsageError("--laws needs a list such as dock,pid") }
                 var chosen: [ControlLawChoice] = []
                 for name in text.split(separator: ",") {
+                    if name == "digital" {
+                        digitalFraming = true
+                        continue
+                    }
                     guard let law = ControlLawChoice(rawValue: String(name)) else {
                         throw UsageError(
-                            "--laws: unknown law '\(name)' (choose from \(ControlLawChoice.allCases.map(\.rawValue).joined(separator: ", ")))"
+                            "--laws: unknown law '\(name)' (choose from \(ControlLawChoice.allCases.map(\.rawValue).joined(separator: ", ")), digital)"
                         )
                     }
                     if !chosen.contains(law) { chosen.append(law) }
                 }
-                guard !chosen.isEmpty else { throw UsageError("--laws needs at least one law") }
+                guard !chosen.isEmpty || digitalFraming else { throw UsageError("--laws needs at least one law") }
                 laws = chosen
             case "--no-audio": passThrough.append(argument)
             case "--frames", "--detector", "--detect-width", "--bodies", "--track-objects", "--threads", "--models",

@@ -8,6 +8,8 @@ public struct BenchReport: Sendable {
     public let machine: String
     /// The Python peer comparison, when it ran.
     public var peer: PeerComparison?
+    /// Capture → virtual camera, when digitally framed runs were asked for.
+    public var outputLatency: OutputLatency?
 
     public init(runs: [SceneRun], machine: String = BenchReport.describeMachine()) {
         self.runs = runs
@@ -22,7 +24,8 @@ public struct BenchReport: Sendable {
         "overshoot_pct",
         "motor_starts_per_min", "reacquire_s", "out_of_view_s", "end_from_home_deg", "speaker_accuracy_pct",
         "switch_latency_s", "missed_switches",
-        "false_switches", "id_switches", "pipeline_p50_ms", "pipeline_p99_ms",
+        "false_switches", "id_switches", "pipeline_p50_ms", "pipeline_p99_ms", "crop_centring_rms_deg",
+        "crop_in_view_pct", "crop_still_jitter_px", "zoom_changes_per_min",
     ]
 
     /// Figures over every scene of one law: pooled samples where that is meaningful, else the
@@ -85,12 +88,35 @@ public struct BenchReport: Sendable {
             "dropped_frames": Double(runs.reduce(0) { $0 + $1.summary.droppedFrames }),
             "cpu_pct": wall > 0 ? 100 * cpu / wall : nil,
             "peak_rss_mb": runs.map(\.peakResidentBytes).max().map { $0 / 1_048_576 },
-        ]
+        ].merging(cropOverall(runs)) { a, _ in a }
+        let digital = runs.allSatisfy { $0.digitalFraming != nil }
         return first.figures.map { figure in
             var f = figure
-            f.value = values[figure.key] ?? nil
+            f.value = digital && SceneRun.gimbalKeys.contains(figure.key) ? nil : values[figure.key] ?? nil
             return f
         }
+    }
+
+    /// The crop's figures over every digitally framed run: pooled errors and jitter, the mean
+    /// share in view, zoom changes over the total time.
+    static func cropOverall(_ runs: [SceneRun]) -> [String: Double?] {
+        let framed = runs.compactMap(\.digitalFraming)
+        guard !framed.isEmpty else { return [:] }
+        let errors = Percentiles(framed.flatMap(\.centringErrors.sorted))
+        let inView = framed.compactMap(\.inViewShare)
+        let still = framed.filter { $0.stillFrames > 0 }
+        let squares = still.reduce(0.0) { $0 + pow($1.stillJitterRMS ?? 0, 2) * Double($1.stillFrames) }
+        let frames = still.reduce(0) { $0 + $1.stillFrames }
+        let minutes = runs.reduce(0.0) { $0 + $1.evaluation.duration } / 60
+        let zooms = zip(runs, framed).reduce(0.0) {
+            $0 + ($1.1.zoomChangesPerMinute ?? 0) * $1.0.evaluation.duration / 60
+        }
+        return [
+            "crop_centring_rms_deg": errors.rootMeanSquare,
+            "crop_in_view_pct": inView.isEmpty ? nil : inView.reduce(0, +) / Double(inView.count) * 100,
+            "crop_still_jitter_px": frames > 0 ? sqrt(squares / Double(frames)) : nil,
+            "zoom_changes_per_min": minutes > 0 ? zooms / minutes : nil,
+        ]
     }
 
     // MARK: - Text
@@ -115,6 +141,7 @@ public struct BenchReport: Sendable {
             }
         }
         if let peer { lines += ["", peer.text] }
+        if let outputLatency { lines += ["", outputLatency.text] }
         return lines.joined(separator: "\n")
     }
 
@@ -138,6 +165,7 @@ public struct BenchReport: Sendable {
             }
             lines.append("")
         }
+        if let outputLatency { lines += ["## Video out", "", outputLatency.text, ""] }
         if let peer {
             lines += ["## Python peer (same recording, same YuNet model and input size)", "", peer.markdown, ""]
         }

@@ -1,4 +1,5 @@
 import Bench
+import Control
 import DockCore
 import Foundation
 import PeerBench
@@ -51,24 +52,28 @@ extension BenchCommand {
                 }
             }
         }
-        let bar = ProgressBar(total: scenes.count * laws.count, enabled: showProgress)
+        let rigs = laws.map { ($0, false) } + (digitalFraming ? [(ControlLawChoice.dock, true)] : [])
+        let bar = ProgressBar(total: scenes.count * rigs.count, enabled: showProgress)
         var runs: [SceneRun] = []
         for scene in scenes {
-            for law in laws {
-                let label = "\(scene.name) (\(law.rawValue))"
-                let video = writeVideos ? reportDirectory.map { "\($0)/videos/\(scene.name)-\(law.rawValue).avi" } : nil
+            for (law, digital) in rigs {
+                let name = digital ? "digital" : law.rawValue
+                let label = "\(scene.name) (\(name))"
+                let video = writeVideos ? reportDirectory.map { "\($0)/videos/\(scene.name)-\(name).avi" } : nil
                 let done = runs.count
-                let run = try SceneRun.run(scene, base: configuration, law: law, outputVideo: video) { fraction in
+                let run = try SceneRun.run(
+                    scene, base: configuration, law: law, digital: digital, outputVideo: video
+                ) { fraction in
                     bar.show(done: done, fraction: fraction, label: label)
                 }
                 if done == 0, let fallback = run.detectorFallback { progress(fallback) }
-                if law == laws[0], let note = run.audioNote { bar.finish("\(scene.name): \(note)") }
+                if done % rigs.count == 0, let note = run.audioNote { bar.finish("\(scene.name): \(note)") }
                 bar.finish(
                     String(
                         format: "%@: %d frames, %.1f fps", label as NSString, run.summary.frames,
                         run.summary.framesPerSecond))
                 if let directory = reportDirectory {
-                    let path = "\(directory)/traces/\(scene.name)-\(law.rawValue).csv"
+                    let path = "\(directory)/traces/\(scene.name)-\(name).csv"
                     do { try TraceWriter.write(run.summary.trace, to: path) } catch {
                         throw SessionError(
                             "cannot write the trace \(path): \(error.localizedDescription) (is the disk full?)")
@@ -79,6 +84,10 @@ extension BenchCommand {
         }
         var report = BenchReport(runs: runs)
         if peer { report.peer = try runPeer(on: scenes[0], progress: progress) }
+        if digitalFraming {
+            progress("the real-time rig at 720p30 with video out for 20 s, for the output latency")
+            report.outputLatency = try OutputLatency.measure(base: configuration)
+        }
         if let directory = reportDirectory {
             _ = try BenchPlots.write(runs, to: directory + "/plots")
             for (name, text) in [("report.json", report.jsonText + "\n"), ("summary.md", report.markdown)] {

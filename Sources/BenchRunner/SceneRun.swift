@@ -31,10 +31,15 @@ public struct SceneRun: Sendable {
     public let detectorFallback: String?
     /// The audio the run followed speakers by, or why it went on by vision alone.
     public let audioNote: String?
+    /// A digitally framed run's figures, measured on the crop (nil for a gimbal's run).
+    public let digitalFraming: DigitalFramingEvaluation?
+
+    /// The fixed camera a digitally framed run looks through: a wide webcam's field of view.
+    static let fixedCameraFieldOfView = 90.0
 
     /// Runs the real pipeline on the scene; `outputVideo` also writes the annotated view.
     public static func run(
-        _ scene: BenchScene, base: SessionConfiguration, law: ControlLawChoice,
+        _ scene: BenchScene, base: SessionConfiguration, law: ControlLawChoice, digital: Bool = false,
         outputVideo: String? = nil, stop: StopFlag = StopFlag(),
         progress: ((Double) -> Void)? = nil
     ) throws(SessionError) -> SceneRun {
@@ -42,6 +47,11 @@ public struct SceneRun: Sendable {
         configuration.controlLaw = law
         configuration.realTime = false
         configuration.outputVideo = outputVideo
+        if digital {
+            configuration.gimbal = .dryRun
+            configuration.viewFieldOfView = Self.fixedCameraFieldOfView
+            configuration.digitalFraming = configuration.digitalFraming ?? CropFollower.Settings()
+        }
         let session = try Pipeline(simulating: configuration, initialPose: scene.initialPose)
         let total = session.totalFrames
         let summary = try session.run(stop: stop) { status in
@@ -52,11 +62,16 @@ public struct SceneRun: Sendable {
         let settings = SceneEvaluationSettings(
             viewWidth: Double(camera.width), viewHeight: Double(camera.height), focalLength: focal,
             primaryID: scene.primaryID, steps: scene.steps)
+        let framing = configuration.digitalFraming.map {
+            DigitalFramingEvaluation(
+                samples: summary.frameSamples, primaryID: scene.primaryID, focalLength: focal,
+                outputWidth: Double(camera.width), eyeLine: $0.eyeLine)
+        }
         return SceneRun(
-            scene: scene.name, law: law.rawValue, summary: summary,
+            scene: scene.name, law: digital ? "digital" : law.rawValue, summary: summary,
             evaluation: SceneEvaluation(samples: summary.frameSamples, settings: settings),
             peakResidentBytes: ProcessResources.peakResidentBytes(), trackRate: configuration.trackRate,
-            detectorFallback: session.detectorFallback, audioNote: session.audioNote)
+            detectorFallback: session.detectorFallback, audioNote: session.audioNote, digitalFraming: framing)
     }
 
     /// Calls of `track` made against those the feeder's rate asks for over the media time.
@@ -136,9 +151,29 @@ public struct SceneRun: Sendable {
             BenchFigure(key: "peak_rss_mb", label: "peak RSS MB", value: peakResidentBytes / 1_048_576, format: "%.0f"),
         ].map { figure in
             var f = figure
-            if f.value?.isNaN == true { f.value = nil }
+            if f.value?.isNaN == true || (digitalFraming != nil && Self.gimbalKeys.contains(f.key)) { f.value = nil }
             return f
-        }
+        } + Self.cropFigures(digitalFraming)
+    }
+
+    /// Figures of the head's motion, which a fixed camera framed digitally has none of.
+    static let gimbalKeys: Set<String> = [
+        "centering_rms_deg", "centering_p95_deg", "centering_rms_width_pct", "centering_p95_width_pct", "in_view_pct",
+        "acquire_s", "settle_s", "overshoot_pct", "reversals_per_min", "motor_starts_per_min", "reacquire_s",
+        "out_of_view_s", "end_from_home_deg",
+    ]
+
+    /// A digitally framed run's own figures, on the crop.
+    static func cropFigures(_ e: DigitalFramingEvaluation?) -> [BenchFigure] {
+        [
+            BenchFigure(
+                key: "crop_centring_rms_deg", label: "crop RMS °", value: e?.centringErrors.rootMeanSquare,
+                format: "%.2f"),
+            BenchFigure(
+                key: "crop_in_view_pct", label: "crop view %", value: e?.inViewShare.map { $0 * 100 }, format: "%.1f"),
+            BenchFigure(key: "crop_still_jitter_px", label: "jitter px", value: e?.stillJitterRMS, format: "%.2f"),
+            BenchFigure(key: "zoom_changes_per_min", label: "zooms/m", value: e?.zoomChangesPerMinute, format: "%.1f"),
+        ]
     }
 
     /// The figures that depend only on the scene, the seed and the code (not on the machine's speed).
@@ -148,6 +183,6 @@ public struct SceneRun: Sendable {
         "overshoot_pct", "reversals_per_min", "motor_starts_per_min", "reacquire_s", "out_of_view_s",
         "end_from_home_deg", "speaker_accuracy_pct",
         "switch_latency_s", "missed_switches", "false_switches", "id_switches", "idf1", "track_rate_pct",
-        "dropped_frames",
+        "dropped_frames", "crop_centring_rms_deg", "crop_in_view_pct", "crop_still_jitter_px", "zoom_changes_per_min",
     ]
 }

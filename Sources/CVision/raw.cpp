@@ -74,3 +74,41 @@ extern "C" int32_t cvision_convert_raw(int32_t layout, const uint8_t *src, size_
         return CVISION_OK;
     });
 }
+
+namespace {
+
+/// BT.601 video-range luma and chroma of one BGR pixel, in 8-bit fixed point.
+inline int luma(int b, int g, int r) { return ((66 * r + 129 * g + 25 * b + 128) >> 8) + 16; }
+inline int blue_difference(int b, int g, int r) { return ((-38 * r - 74 * g + 112 * b + 128) >> 8) + 128; }
+inline int red_difference(int b, int g, int r) { return ((112 * r - 94 * g - 18 * b + 128) >> 8) + 128; }
+
+}  // namespace
+
+extern "C" int32_t cvision_pack_yuyv(cvision_view src, uint8_t *dst, size_t dst_stride) {
+    return guarded("pack_yuyv", CVISION_ERROR, [&] {
+        require(src, "source");
+        if (dst == nullptr) throw std::invalid_argument("no destination");
+        if (src.width % 2 != 0) throw std::invalid_argument("YUYV needs an even width");
+        if (dst_stride < size_t(src.width) * 2) throw std::invalid_argument("destination rows are too short");
+        for (int32_t y = 0; y < src.height; y++) {
+            const uint8_t *in = src.data + size_t(y) * src.stride;
+            uint8_t *out = dst + size_t(y) * dst_stride;
+            if (src.channels == 1) {
+                for (int32_t x = 0; x < src.width; x++) {
+                    out[2 * x] = uint8_t(16 + (in[x] * 219 + 127) / 255);
+                    out[2 * x + 1] = 128;
+                }
+                continue;
+            }
+            for (int32_t x = 0; x < src.width; x += 2, in += 6, out += 4) {
+                // Chroma is shared by the pair: taken from their average.
+                int b = (in[0] + in[3] + 1) / 2, g = (in[1] + in[4] + 1) / 2, r = (in[2] + in[5] + 1) / 2;
+                out[0] = uint8_t(luma(in[0], in[1], in[2]));
+                out[1] = uint8_t(blue_difference(b, g, r));
+                out[2] = uint8_t(luma(in[3], in[4], in[5]));
+                out[3] = uint8_t(red_difference(b, g, r));
+            }
+        }
+        return CVISION_OK;
+    });
+}

@@ -18,9 +18,12 @@ public final class CaptureThread: Sendable {
     public var sourceCounts: SourceCounts { flags.counts.withLock { $0 } }
 
     /// Starts the thread. `makeSource` runs on it; an error there closes the mailbox with it.
+    /// `onFrame` sees each frame as it arrives, before the mailbox (a sink that must not miss
+    /// frames the perception skips); it must not wait.
     public init(
         name: String = "opendock.capture",
-        makeSource: @escaping @Sendable () throws(FrameSourceError) -> any FrameSource
+        makeSource: @escaping @Sendable () throws(FrameSourceError) -> any FrameSource,
+        onFrame: (@Sendable (Frame) -> Void)? = nil
     ) {
         let mailbox = self.mailbox
         let flags = self.flags
@@ -33,6 +36,7 @@ public final class CaptureThread: Sendable {
                     guard let frame = try source.nextFrame() else { break }
                     let counts = source.counts
                     flags.counts.withLock { $0 = counts }
+                    onFrame?(frame)
                     mailbox.post(frame)
                 }
                 mailbox.close()

@@ -60,7 +60,7 @@ public final class ControlAPI: Sendable {
         ("GET", "/v1/events/battery", "battery states (server-sent events)"),
         ("GET", "/v1/events/state", "docked / undocked (server-sent events)"),
         ("GET", "/v1/preview.mjpeg", "live preview, annotated (multipart JPEG)"),
-        ("GET", "/v1/snapshot.jpg", "the newest annotated frame"),
+        ("GET", "/v1/snapshot.jpg", "the newest frame, annotated (?view=output: what the virtual camera shows)"),
         ("GET", "/v1/frames.mjpeg", "the camera's frames, clean, for a program's own vision (?fps=1…30, default 15)"),
         ("GET", "/metrics", "Prometheus text format"),
     ]
@@ -167,7 +167,12 @@ public final class ControlAPI: Sendable {
         case ("GET", "/metrics"):
             return .text(200, MetricsExposition.text(self), contentType: "text/plain; version=0.0.4; charset=utf-8")
         case ("GET", "/v1/snapshot.jpg"):
-            guard let (jpeg, _) = PreviewRenderer(accessory: accessory, monitor: monitor).jpeg() else {
+            let renderer = PreviewRenderer(accessory: accessory, monitor: monitor)
+            guard request.query["view"] ?? "full" == "full" || request.query["view"] == "output" else {
+                throw RequestError(400, "view must be full (annotated) or output (what the virtual camera shows)")
+            }
+            let picture = request.query["view"] == "output" ? renderer.outputJPEG() : renderer.jpeg()?.bytes
+            guard let jpeg = picture else {
                 return .error(503, "no frame processed yet; try again in a moment")
             }
             return HTTPResponse(status: 200, contentType: "image/jpeg", body: .bytes(jpeg))
@@ -420,6 +425,13 @@ public final class ControlAPI: Sendable {
         ]
         if let holder { out["client"] = holder.description }
         if let aim = accessory.framingTarget { out["framingTarget"] = ["x": aim.x, "y": aim.y] }
+        if let error = accessory.centeringError {
+            out["centeringErrorDeg"] = ["yaw": error.yaw * 180 / .pi, "pitch": error.pitch * 180 / .pi]
+        }
+        if let crop = monitor.crop {
+            let rect = ImageCoordinates(width: 1, height: 1).pixels(crop)
+            out["crop"] = ["x": rect.x, "y": rect.y, "width": rect.width, "height": rect.height]
+        }
         let c = monitor.counters()
         out["figures"] = [
             "uptime": c.uptime, "frames": c.frames, "framesDropped": c.accounting.notProcessed,

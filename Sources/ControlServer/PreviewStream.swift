@@ -38,6 +38,10 @@ struct PreviewRenderer: Sendable {
                     x: region.origin.x * w, y: region.origin.y * h, width: region.width * w, height: region.height * h),
                 color: .yellow, thickness: 2)
         }
+        if let crop = monitor.crop {
+            // What digital framing shows: the virtual camera's picture, on the whole frame.
+            image.drawRect(coordinates.pixels(crop), color: .magenta, thickness: 3)
+        }
         if let aim = accessory.framingTarget {
             let p = coordinates.pixels(NormalizedRect(x: aim.x, y: aim.y, width: 0, height: 0))
             image.drawLine(
@@ -60,6 +64,22 @@ extension PreviewRenderer {
         let image = (try? shown.converted(to: .bgr)) ?? shown
         guard let bytes = try? image.jpegData(quality: quality) else { return nil }
         return (bytes, sequence, frame.stamp, max(0, accessory.now.seconds(since: frame.stamp.time)))
+    }
+
+    /// What the virtual camera shows of the newest frame (the crop digital framing follows, or
+    /// the whole frame), clean, as JPEG; nil before the first frame.
+    func outputJPEG() -> [UInt8]? {
+        guard let (snapshot, _) = monitor.latestSnapshot() else { return nil }
+        let frame = snapshot.frame
+        let size = Frame.viewingSize(of: frame.size)
+        var shown = frame.picture(at: size)
+        if let crop = monitor.crop {
+            let rect = ImageCoordinates(size: frame.size).pixels(crop)
+            let region = frame.detailedCrop(rect, minimumWidth: size.width)?.frame ?? frame.cropped(to: rect)?.frame
+            if let region, let sized = try? region.resized(to: size, interpolation: .linear) { shown = sized }
+        }
+        let image = (try? shown.converted(to: .bgr)) ?? shown
+        return try? image.jpegData(quality: quality)
     }
 
     /// The number of the newest snapshot, without drawing it.

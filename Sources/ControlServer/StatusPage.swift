@@ -1,7 +1,10 @@
-/// The status page served at `/`: the live preview, the tracked subjects with their speaking,
-/// looking and saliency values, the framing mode and controls to change it. Plain HTML and
-/// script, no external files; it talks to the same control API (with `?token=` when the page
-/// was opened with one).
+/// The status page served at `/`: the camera's picture (annotated, with the crop digital
+/// framing shows) and the virtual camera's picture, the head's pose, the centring error over the
+/// last minute, the tracked subjects with their speaking, looking and saliency values, the
+/// framing mode, home and privacy presets, and a move pad while system tracking is off. Plain
+/// HTML and script, no external files; it talks to the same control API (with `?token=` when
+/// the page was opened with one). Pictures are fetched one snapshot at a time, each once the
+/// last has shown, so a slow link gets fewer frames, never a backlog.
 enum StatusPage {
     static let html = #"""
         <!doctype html>
@@ -13,6 +16,9 @@ enum StatusPage {
           body { font: 14px system-ui, sans-serif; margin: 1em; background: #111; color: #eee; }
           main { display: flex; gap: 1em; flex-wrap: wrap; }
           #preview { max-width: 100%; width: 720px; background: #000; }
+          #output { width: 320px; background: #000; display: block; margin-top: 0.5em; }
+          #plot { background: #000; display: block; }
+          #pad button { width: 3em; }
           table { border-collapse: collapse; }
           td, th { padding: 2px 8px; border-bottom: 1px solid #333; text-align: right; }
           th:first-child, td:first-child { text-align: left; }
@@ -26,7 +32,10 @@ enum StatusPage {
         <p id="connection">connecting…</p>
         <p id="state"></p>
         <main>
-          <section><img id="preview" alt="live preview"></section>
+          <section>
+            <img id="preview" alt="the camera's picture">
+            <img id="output" alt="what the virtual camera shows">
+          </section>
           <section>
             <fieldset>
               <legend>Tracking</legend>
@@ -39,6 +48,13 @@ enum StatusPage {
               <button id="privacy">privacy</button>
               <p id="message"></p>
             </fieldset>
+            <fieldset id="pad" hidden>
+              <legend>Move (system tracking off)</legend>
+              <button data-yaw="-5">◀</button><button data-pitch="-5">▲</button><button data-pitch="5">▼</button><button data-yaw="5">▶</button>
+            </fieldset>
+            <p id="pose"></p>
+            <svg id="plot" width="240" height="60" viewBox="0 0 60 60" preserveAspectRatio="none"><polyline id="errors" fill="none" stroke="#4c4" stroke-width="1" vector-effect="non-scaling-stroke" points=""/></svg>
+            <p id="plot-label">centring error, last minute (top = 10°)</p>
             <table id="subjects">
               <thead><tr><th>subject</th><th>kind</th><th>saliency</th><th>speaking</th><th>looking</th></tr></thead>
               <tbody></tbody>
@@ -48,7 +64,12 @@ enum StatusPage {
         </main>
         <script>
         const token = new URLSearchParams(location.search).get("token");
-        const url = (path) => token ? path + "?token=" + encodeURIComponent(token) : path;
+        const url = (path, query = {}) => {
+          const all = new URLSearchParams(query);
+          if (token) all.set("token", token);
+          const text = all.toString();
+          return text ? path + "?" + text : path;
+        };
         const $ = (id) => document.getElementById(id);
         const percent = (v) => v == null ? "–" : Math.round(v * 100) + " %";
 
@@ -77,6 +98,19 @@ enum StatusPage {
           $("subjects").tBodies[0].replaceChildren(...rows);
         }
 
+        const degrees = (radians) => (radians * 180 / Math.PI).toFixed(1) + "°";
+        const errors = [];
+        function showMotion(status) {
+          const p = status.motion.positions;
+          $("pose").textContent = "head yaw " + degrees(p.yaw) + ", pitch " + degrees(p.pitch)
+            + (status.crop ? ", crop " + Math.round(status.crop.width * 100) + " % of the frame" : "");
+          const e = status.centeringErrorDeg;
+          errors.push(e ? Math.min(Math.hypot(e.yaw, e.pitch), 10) : null);
+          if (errors.length > 60) errors.shift();
+          $("errors").setAttribute("points", errors.map((v, i) => v == null ? "" : i + "," + (60 - v * 6)).join(" "));
+          $("pad").hidden = status.systemTracking;
+        }
+
         let locked = [];
         function show(status) {
             $("accessory").textContent = status.accessory.name;
@@ -89,6 +123,7 @@ enum StatusPage {
             showSubjects(status.subjects, locked);
             $("figures").textContent = status.figures.frames + " frames, " + status.figures.fps.toFixed(1) + " fps, "
               + status.figures.trackCalls + " track calls";
+            showMotion(status);
         }
         async function refresh() {
           try {
@@ -123,8 +158,20 @@ enum StatusPage {
         events.addEventListener("tracking", (e) => showSubjects(JSON.parse(e.data).subjects, locked));
         firstState();
         setInterval(refresh, 1000);
-        // The preview starts once the page has loaded (a never-ending image would hold the load event).
-        window.addEventListener("load", () => { $("preview").src = url("/v1/preview.mjpeg"); });
+        for (const button of $("pad").querySelectorAll("button")) {
+          button.onclick = () => post("/v1/orientation", {
+            yaw: (button.dataset.yaw || 0) * Math.PI / 180, pitch: (button.dataset.pitch || 0) * Math.PI / 180,
+            roll: 0, duration: 0.5, relative: true });
+        }
+        // Each picture asks for the next snapshot once it has shown (or a second after a failure).
+        function follow(image, view) {
+          const next = (wait) => setTimeout(() => { image.src = url("/v1/snapshot.jpg", { view: view, n: Date.now() }); }, wait);
+          image.onload = () => next(100);
+          image.onerror = () => next(1000);
+          next(0);
+        }
+        follow($("preview"), "full");
+        follow($("output"), "output");
         </script>
         </body>
         </html>

@@ -10,6 +10,7 @@ struct DockdOption: Sendable {
         case gimbal = "Gimbal and camera"
         case pipeline = "Pipeline"
         case speakers = "Speakers"
+        case videoOut = "Video out (other programs read the tracked camera)"
         case control = "Control API (README, \"Control API\")"
         case run = "Run"
     }

@@ -1,4 +1,5 @@
 import Audio
+import CameraOutputs
 import Control
 import ControlClient
 import DockCore
@@ -294,13 +295,13 @@ extension DockdOption {
             "--audio-device", "NAME", .speakers,
             help: [
                 "with --camera: the microphones to listen to, an ALSA capture device",
-                "(e.g. plughw:CARD=C920, default, or a card number; list them with",
-                "arecord -L); a missing or unusable one is reported and tracking", "goes on by vision",
+                "(e.g. default, plughw:CARD=C920, or a card number, opened shared",
+                "through dsnoop so other programs keep it; list them with arecord -L);",
+                "a missing or unusable one is reported and tracking goes on by vision",
             ],
             key: .init(section: "speakers", name: "audio_device", kind: .value, summary: "an ALSA capture device")
         ) { o, v in
-            // A bare card number means that card through ALSA's converting plug layer.
-            o.configuration.audioDevice = v.allSatisfy(\.isNumber) ? "plughw:\(v)" : v
+            o.configuration.audioDevice = CaptureDeviceName.resolve(v)
         },
         DockdOption(
             "--lips", "facemesh|motion|off", .speakers,
@@ -390,6 +391,46 @@ extension DockdOption {
                     "--token-file \(path): cannot read a token of at least 8 characters from its first line")
             }
             o.token = line
+        },
+        DockdOption(
+            "--video-out", "DEVICE", .videoOut,
+            help: [
+                "write every frame, clean, to a v4l2loopback device that meeting apps,",
+                "OBS or a browser open as a camera (YUYV at the camera's size); load it",
+                "with: modprobe v4l2loopback card_label=\"OpenDock camera\" exclusive_caps=1",
+            ],
+            key: .init(section: "video_out", name: "device", kind: .value, summary: "v4l2loopback node, `/dev/videoN`")
+        ) { o, v in o.configuration.videoOut = VideoOutRequest(device: v, size: o.configuration.videoOut?.size) },
+        DockdOption(
+            "--video-out-size", "WxH", .videoOut,
+            help: ["the virtual camera's size (default the camera's; same shape)"],
+            key: .init(section: "video_out", name: "size", kind: .value, summary: "`\"1280x720\"`: its size")
+        ) { o, v in
+            let size = try OptionValue.size(
+                v, width: 32...7680, height: 16...4320, or: "--video-out-size expects WIDTHxHEIGHT")
+            o.configuration.videoOut = VideoOutRequest(device: o.configuration.videoOut?.device ?? "", size: size)
+        },
+        DockdOption(
+            "--digital-framing", .videoOut,
+            help: [
+                "show a crop that follows the framed subject or group, panning and",
+                "zooming smoothly like a PTZ head; with --gimbal none any fixed webcam",
+                "becomes an auto-framing camera",
+            ],
+            key: .init(
+                section: "video_out", name: "digital_framing", kind: .flag,
+                summary: "`true`: the output is a crop following the subject")
+        ) { o, _ in o.configuration.digitalFraming = o.configuration.digitalFraming ?? CropFollower.Settings() },
+        DockdOption(
+            "--max-zoom", "X", .videoOut,
+            help: [
+                "digital framing never enlarges the picture more than this (default 2;", "implies --digital-framing)",
+            ],
+            key: .init(section: "video_out", name: "max_zoom", kind: .value, summary: "largest digital zoom, 1…4")
+        ) { o, v in
+            var settings = o.configuration.digitalFraming ?? CropFollower.Settings()
+            settings.maximumZoom = try OptionValue.number(v, "--max-zoom", in: 1...4)
+            o.configuration.digitalFraming = settings
         },
         DockdOption(
             "--output", "FILE", .run,

@@ -123,6 +123,9 @@ public struct DockdOptions: Sendable {
         } else if c.audioDevice != nil {
             throw UsageError("--audio-device listens live and goes with --camera; a recording takes --audio FILE")
         }
+        if let out = c.videoOut, out.device.isEmpty {
+            throw UsageError("--video-out-size sizes the virtual camera: name it with --video-out /dev/videoN")
+        }
     }
 
 }

@@ -60,7 +60,7 @@ extension DockAccessory {
 
         /// Where the subject's centre is placed within the region of interest, unit coordinates,
         /// lower-left origin.
-        var framingPoint: (x: Double, y: Double) {
+        package var framingPoint: (x: Double, y: Double) {
             switch self {
             case .automatic, .center: (0.5, 0.5)
             case .left: (1.0 / 3.0, 0.5)

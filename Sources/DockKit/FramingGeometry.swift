@@ -9,7 +9,7 @@ package struct FramingGeometry: Sendable, Equatable {
     /// Lower-left origin.
     var region = NormalizedRect(x: 0, y: 0, width: 1, height: 1)
 
-    static let fullFrame = NormalizedRect(x: 0, y: 0, width: 1, height: 1)
+    package static let fullFrame = NormalizedRect(x: 0, y: 0, width: 1, height: 1)
     /// An upper-left unit rect is a top-left "pixel" rect of a 1×1 image: the one converter flips it.
     private static let unitImage = ImageCoordinates(width: 1, height: 1)
 

@@ -18,6 +18,7 @@ public struct Color: Sendable, Hashable {
     public static let yellow = Color(red: 250, green: 210, blue: 30)
     public static let white = Color(red: 255, green: 255, blue: 255)
     public static let cyan = Color(red: 30, green: 200, blue: 230)
+    public static let magenta = Color(red: 230, green: 40, blue: 220)
     public static let black = Color(red: 0, green: 0, blue: 0)
 }
 

@@ -72,7 +72,8 @@ struct FrameRecorder {
         let sample = FrameSample(
             time: time, yaw: p.pose.y, pitch: p.pose.x, commandYaw: command.y, commandPitch: command.x,
             people: people, selected: p.framed.first.map { coordinates.pixels($0.rect) },
-            alsoSelected: p.framed.dropFirst().map { coordinates.pixels($0.rect) }, faceTracks: faceTracks)
+            alsoSelected: p.framed.dropFirst().map { coordinates.pixels($0.rect) }, faceTracks: faceTracks,
+            crop: p.crop.map { coordinates.pixels($0) })
         let target = SceneEvaluation.target(in: sample, primaryID: nil)
         let targetRect = target.flatMap { id in people.first { $0.id == id } }?.rect
         recorded.record(

@@ -55,7 +55,8 @@ extension Rig {
             sourceSummary: camera.summary,
             nominalFrameRate: camera.nominalFrameRate, totalFrames: configuration.maximumFrames,
             camera: camera.information.current ?? intrinsics.cameraInformation(size: camera.size),
-            truth: nil, virtualCamera: nil, sound: microphones(configuration, clock: clock), events: events,
+            pictureSize: camera.pictureSize, truth: nil, virtualCamera: nil,
+            sound: microphones(configuration, clock: clock), events: events,
             cancel: { cancellation.cancel() }, makeSource: { () throws(FrameSourceError) in try handOver.take() })
         return rig
     }

@@ -1,3 +1,4 @@
+import CameraOutputs
 import Capture
 import Foundation
 import Motion

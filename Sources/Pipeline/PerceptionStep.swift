@@ -15,6 +15,8 @@ struct FramePerception {
     var detectorFailures: Int
     /// Seconds spent waiting for the slow detectors (lock-step only), not the frame's own work.
     var waitedForLate: Double
+    /// What digital framing shows of the frame (unit rect, lower-left origin), when it is on.
+    var crop: NormalizedRect?
     var subjects: [TrackedSubject]
     /// The selector's choice (a client's lock, else the most salient subject).
     var selected: TrackedSubject?

@@ -1,5 +1,7 @@
 import Bench
+import CameraOutputs
 import Capture
+import Control
 import DockCore
 import DockKit
 import Foundation
@@ -49,13 +51,20 @@ public final class Pipeline: PipelineSession {
     let perception: PerceptionStep
     let controlFigures = Protected(ControlFigures())
     private var recorder: FrameRecorder
+    /// The virtual camera other programs read, and the crop digital framing shows on it.
+    public let videoOut: VideoOutputSink?
+    private var crop: CropFollower?
+    private let videoOutErrors = Protected<[String]>([])
     /// From a stop request to the motors' halt, seconds (set by the halt itself).
     private let haltDelay = Protected<Double?>(nil)
     private let wallClock = SystemMonotonicClock()
 
     /// Builds the detectors first, then the rig (a live camera streams from the moment it is
     /// opened, so it opens once the pipeline is ready for its frames).
-    init(configuration: SessionConfiguration, makeRig: () throws(SessionError) -> Rig) throws(SessionError) {
+    init(
+        configuration: SessionConfiguration, videoOutSystem: any VideoDeviceSystem,
+        makeRig: () throws(SessionError) -> Rig
+    ) throws(SessionError) {
         self.configuration = configuration
         if let threads = configuration.openCVThreads { Imaging.setThreadCount(threads) }
         let built = try configuration.makeDetectionStage()
@@ -78,13 +87,22 @@ public final class Pipeline: PipelineSession {
         try configuration.configureFraming(of: accessory)
         accessory.configurePresets(home: configuration.framing.home, privacy: configuration.privacyPose)
         recorder = try FrameRecorder(configuration: configuration, rig: rig, detectorName: built.stage.name)
+        crop = configuration.digitalFraming.map { CropFollower(settings: $0) }
+        let errors = videoOutErrors
+        do {
+            videoOut = try configuration.videoOut?.open(
+                cameraSize: rig.pictureSize, frameRate: rig.nominalFrameRate, clock: rig.clock,
+                system: videoOutSystem
+            ) { line in errors.withLock { $0.append(line) } }
+        } catch { throw SessionError(error.description) }
     }
 
     /// The simulated rig: the demo scene or a recording, the simulated gimbal or none.
-    public convenience init(simulating configuration: SessionConfiguration, initialPose: Vector3D = Vector3D())
-        throws(SessionError)
-    {
-        try self.init(configuration: configuration) { () throws(SessionError) in
+    public convenience init(
+        simulating configuration: SessionConfiguration, initialPose: Vector3D = Vector3D(),
+        videoOutSystem: any VideoDeviceSystem = LinuxVideoDeviceSystem()
+    ) throws(SessionError) {
+        try self.init(configuration: configuration, videoOutSystem: videoOutSystem) { () throws(SessionError) in
             try Rig.simulated(configuration, initialPose: initialPose)
         }
     }
@@ -93,7 +111,7 @@ public final class Pipeline: PipelineSession {
     public convenience init(
         live configuration: SessionConfiguration, system: any VideoDeviceSystem = LinuxVideoDeviceSystem()
     ) throws(SessionError) {
-        try self.init(configuration: configuration) { () throws(SessionError) in
+        try self.init(configuration: configuration, videoOutSystem: system) { () throws(SessionError) in
             try Rig.live(configuration, system: system)
         }
     }
@@ -116,6 +134,7 @@ public final class Pipeline: PipelineSession {
         defer {
             recorder.close()
             perception.detection.settle()
+            videoOut?.finish()
         }
         switch rig.timing {
         case .lockStep: try LockStepDriver(pipeline: self).run(stop: stop, status: status, summary: &summary)
@@ -139,6 +158,11 @@ public final class Pipeline: PipelineSession {
         summary.deadmanStops = accessory.motors.deadmanStops
         summary.silentMotorStops = accessory.motors.silenceStops
         summary.metrics = recorder.metrics
+        videoOut?.finish()
+        if let figures = videoOut?.current {
+            for latency in figures.latencies { summary.timings.record("capture→output", milliseconds: latency) }
+            summary.videoOutFrames = (figures.written, figures.replaced, figures.failed)
+        }
         return summary
     }
 
@@ -170,13 +194,22 @@ public final class Pipeline: PipelineSession {
         var frame = frame
         // A live head's pose at the frame's capture, from its feedback.
         if frame.headPose == nil { frame.headPose = rig.backend.motionState(at: frame.stamp.time).angularPositions }
-        let p = perception.perceive(
+        var p = perception.perceive(
             frame, camera: frame.camera ?? rig.camera, locked: accessory.lockedSubjects, now: now,
             cancelled: { stop.isSet })
         // Stamped with the frame's capture time, not the time tracking finished.
         accessory.publishTracking(
             perception.assessments(of: p),
             time: Date(timeIntervalSinceNow: -rig.clock.now.seconds(since: frame.stamp.time)))
+        if crop != nil {
+            let shown = crop?.update(
+                faces: p.framed.map(\.rect), time: frame.stamp.time.seconds,
+                placementX: accessory.framingMode.framingPoint.x,
+                region: FramingGeometry.region(fromUpperLeft: accessory.regionOfInterest) ?? FramingGeometry.fullFrame)
+            videoOut?.show(shown)
+            monitor.recordCrop(shown)
+            p.crop = shown
+        }
         return p
     }
 
@@ -209,6 +242,10 @@ public final class Pipeline: PipelineSession {
             case .undocked(let reason): log("camera undocked: \(reason); waiting for it to come back")
             }
         }
+        for line in videoOutErrors.withLock({ e in
+            defer { e.removeAll() }
+            return e
+        }) { log(line) }
         if !audioEnded, let reason = perception.audio?.endedReason {
             audioEnded = true
             log("audio stopped, following speakers by vision alone: \(reason)")

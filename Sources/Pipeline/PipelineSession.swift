@@ -1,3 +1,4 @@
+import DockCore
 import DockKit
 import Perception
 

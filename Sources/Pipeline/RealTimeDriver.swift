@@ -22,7 +22,8 @@ struct RealTimeDriver {
         let board = TargetBoard()
         let control = ControlThread(step: try pipeline.makeControlStep(), pipeline: pipeline, board: board, stop: stop)
         // Streaming starts here, once the detectors exist and control is ready for results.
-        let capture = CaptureThread(name: "opendock.capture", makeSource: rig.makeSource)
+        let capture = CaptureThread(
+            name: "opendock.capture", makeSource: rig.makeSource, onFrame: pipeline.videoOut.map { $0.post })
         pipeline.haltOnStop(stop, runStart: wallStart)
         var stopped = false
         func shutdown() {

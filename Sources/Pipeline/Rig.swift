@@ -33,6 +33,8 @@ final class Rig: @unchecked Sendable {
     let totalFrames: Int?
     /// The camera's information when a frame carries none.
     let camera: CameraInformation
+    /// The camera's own picture, before any shrinking for detection (what video out shows).
+    let pictureSize: PixelSize
     /// Where the people really are, for the benchmark's figures; with the virtual camera to
     /// project them into the view.
     let truth: (any GroundTruthProvider)?
@@ -50,7 +52,8 @@ final class Rig: @unchecked Sendable {
         timing: Timing, clock: any MonotonicClock, mediaClock: MediaClock?, backend: any MotorBackend,
         gimbal: SimulatedGimbal?,
         sourceSummary: String, nominalFrameRate: Double, totalFrames: Int?, camera: CameraInformation,
-        truth: (any GroundTruthProvider)?, virtualCamera: VirtualCamera?, sound: RigSound,
+        pictureSize: PixelSize? = nil, truth: (any GroundTruthProvider)?, virtualCamera: VirtualCamera?,
+        sound: RigSound,
         events: Protected<[CameraEvent]> = Protected([]), cancel: @escaping @Sendable () -> Void,
         makeSource: @escaping @Sendable () throws(FrameSourceError) -> any FrameSource
     ) {
@@ -58,6 +61,7 @@ final class Rig: @unchecked Sendable {
         self.clock = clock
         self.mediaClock = mediaClock
         self.backend = backend
+        self.pictureSize = pictureSize ?? camera.referenceDimensions
         self.gimbal = gimbal
         self.sourceSummary = sourceSummary
         self.nominalFrameRate = nominalFrameRate

@@ -1,4 +1,5 @@
 import Audio
+import CameraOutputs
 import Capture
 import Control
 import DockCore
@@ -81,6 +82,10 @@ public struct SessionConfiguration: Sendable {
     public var controlLaw = ControlLawChoice.dock
     public var pid = PIDConfiguration()
     public var outputVideo: String?
+    /// The virtual camera every captured frame is written to, clean (`--video-out`).
+    public var videoOut: VideoOutRequest?
+    /// Digital framing of that output: a crop following the framed subject; nil shows it all.
+    public var digitalFraming: CropFollower.Settings?
     /// Draw boxes, ids and figures on the output video; false writes the camera's view untouched.
     public var annotateOutput = true
     /// Pace frames at the source's rate in wall time; otherwise run as fast as the machine can.

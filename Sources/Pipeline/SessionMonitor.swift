@@ -67,6 +67,11 @@ public final class SessionMonitor: Sendable {
     private var elapsed: Double { clock.now.seconds(since: started) }
 
     /// A frame went through the pipeline: the time each stage took, what it found.
+    /// The crop digital framing shows (unit rect, lower-left origin), when it is on.
+    public var crop: NormalizedRect? { shownCrop.withLock { $0 } }
+    private let shownCrop = Protected<NormalizedRect?>(nil)
+    func recordCrop(_ crop: NormalizedRect?) { shownCrop.withLock { $0 = crop } }
+
     public func recordFrame(
         _ snapshot: Snapshot, stages: [(String, Double)], accounting: FrameAccounting, detectorFailures: Int
     ) {

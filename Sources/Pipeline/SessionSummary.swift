@@ -26,6 +26,8 @@ public struct SessionSummary: Sendable {
     public var outputVideo: String?
     /// Why the annotated video stopped early (a full disk), when it did.
     public var outputVideoError: String?
+    /// The virtual camera: frames written, replaced by a newer one before writing, failed.
+    public var videoOutFrames: (written: Int, replaced: Int, failed: Int)?
     public var stoppedBySignal = false
     /// From the stop request (a signal) to the motors' stop command, seconds.
     public var motorStopDelay: Double?
@@ -93,6 +95,14 @@ public struct SessionSummary: Sendable {
                     audioBlocks, audioBlocksDropped, audioRestarts, framesWithSpeaker, frames))
         }
         lines.append("motors at exit: \(finalCommand == Vector3D() ? "stopped" : "MOVING \(finalCommand)")")
+        if let (written, replaced, failed) = videoOutFrames {
+            let latency = timings.percentiles("capture→output")
+            lines.append(
+                "video out: \(written) frames written, \(replaced) replaced by a newer one, \(failed) failed"
+                    + String(
+                        format: "; capture→output p50 %.1f ms, p99 %.1f ms", latency.median ?? .nan, latency.p99 ?? .nan
+                    ))
+        }
         if let outputVideoError {
             lines.append(outputVideoError)
         } else if let outputVideo {

@@ -7,7 +7,7 @@ import Simulation
 
 extension Rig {
     /// The simulated rig: the demo scene or a recording as the world, a virtual camera on the
-    /// simulated gimbal (or the recording itself with `--gimbal none`), the scene's sound. Real
+    /// simulated gimbal (with `--gimbal none`, a fixed one, or the recording itself), the scene's sound. Real
     /// time when the configuration paces frames, else lock-step. `initialPose` starts the gimbal
     /// elsewhere than straight ahead.
     static func simulated(_ configuration: SessionConfiguration, initialPose: Vector3D = Vector3D())
@@ -27,6 +27,12 @@ extension Rig {
             (virtualCamera, gimbal, backend, camera) = (virtual, simulated, simulated, virtual.cameraInformation)
         case .device(let spec):
             throw SessionError("--gimbal \(spec) needs a live --camera; a recording runs with --gimbal sim or none")
+        case .dryRun where scene != nil:
+            // No gimbal in a generated scene: a fixed camera (the view's size and field of view)
+            // looks into it from the initial pose; commands go nowhere, so it never turns.
+            let virtual = try viewCamera(configuration, world: world.size, worldIntrinsics: worldIntrinsics)
+            let fixed = SimulatedGimbal(model: configuration.gimbalModel, position: initialPose)
+            (virtualCamera, gimbal, backend, camera) = (virtual, fixed, NullMotorBackend(), virtual.cameraInformation)
         case .dryRun:
             backend = NullMotorBackend()
             camera = CameraInformation(referenceDimensions: world.size, intrinsics: worldIntrinsics)

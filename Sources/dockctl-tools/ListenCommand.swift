@@ -20,7 +20,7 @@ public struct ListenCommand {
 
         Usage: dockctl listen [--device NAME|CARD] [--seconds S] [--mic-spacing M]
                               [--mic-order left-right|right-left] [--json]
-          --device NAME|CARD   ALSA capture device (default: default; a bare number means plughw:N)
+          --device NAME|CARD   ALSA capture device (default: default; a bare number N is card N shared through dsnoop)
           --seconds S          how long to listen (default 3)
           --mic-spacing M      distance between the two microphones (default 0.15)
           --mic-order ORDER    which channel is which microphone (default left-right); a voice
@@ -37,7 +37,7 @@ public struct ListenCommand {
             switch argument {
             case "--device":
                 let text = try value(argument)
-                device = text.allSatisfy(\.isNumber) ? "plughw:\(text)" : text
+                device = CaptureDeviceName.resolve(text)
             case "--seconds":
                 let text = try value(argument)
                 guard let s = Double(text), s > 0, s <= 3600 else {

@@ -1,4 +1,5 @@
 import BenchRunner
+import DetectionBench
 import DockCore
 import Foundation
 import PeerBench

@@ -1,6 +1,7 @@
 import Bench
 import ControlServer
 import Daemon
+import DockCore
 import DockKit
 import Foundation
 import Pipeline
@@ -46,6 +47,12 @@ events.event(
     ])
 if let fallback = session.detectorFallback { events.event("fallback", fallback) }
 if let audio = session.audioNote { events.event("audio", audio) }
+if let out = session.videoOut {
+    let framing = options.configuration.digitalFraming.map {
+        String(format: ", digital framing up to %.1f×", $0.maximumZoom)
+    }
+    events.event("video_out", "video out \(out.summary)\(framing ?? "")", ["video_out": out.summary])
+}
 
 // The control API: started once the session exists, stopped after its motors are.
 let manager = DockAccessoryManager.shared

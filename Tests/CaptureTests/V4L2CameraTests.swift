@@ -46,6 +46,32 @@ import Testing
         #expect(frame.pixels[10 * 64 + 20] == 30 && frame.pixels[47 * 64 + 63] == 110)
     }
 
+    /// A raw frame made small for detection keeps the camera's picture when asked, and a region
+    /// of it comes converted from the driver's bytes at the scale asked.
+    @Test func aShrunkYUYVFrameKeepsItsFullPictureForRegions() throws {
+        let device = CameraFixtures.webcam()
+        device.append([.frame(CameraFixtures.yuyv(width: 64, height: 48))])
+        var r = request
+        r.size = PixelSize(width: 64, height: 48)
+        r.pixelFormat = .gray
+        r.decodeScale = .half
+        r.keepDetail = true
+        let camera = try V4L2Camera(path: device.path, request: r, system: device)
+        let frame = try #require(try camera.nextFrame())
+        #expect(frame.size == PixelSize(width: 32, height: 24))
+        let detail = try #require(frame.detail)
+        #expect(detail.fullSize == PixelSize(width: 64, height: 48))
+        // Luma is (x + y) in the fixture: the full-scale region starts at (10, 5) → 15.
+        let full = try #require(detail.region(PixelRect(x: 10, y: 5, width: 8, height: 4), scale: 1, format: .gray))
+        #expect(full.size == PixelSize(width: 8, height: 4) && full.pixels[0] == 15 && full.pixels[7] == 22)
+        // At half scale, (5, 3) is the 2×2 block from (10, 6): luma 16, 17, 17, 18 → 17.
+        let half = try #require(detail.region(PixelRect(x: 5, y: 3, width: 4, height: 2), scale: 2, format: .gray))
+        #expect(half.size == PixelSize(width: 4, height: 2) && half.pixels[0] == 17)
+        // The bottom-right corner is in reach; beyond it is not.
+        #expect(detail.region(PixelRect(x: 24, y: 20, width: 8, height: 4), scale: 2, format: .bgr) != nil)
+        #expect(detail.region(PixelRect(x: 30, y: 20, width: 8, height: 4), scale: 2, format: .bgr) == nil)
+    }
+
     @Test func errorFlaggedBuffersAreDroppedAndCounted() throws {
         let device = CameraFixtures.webcam()
         let jpeg = try CameraFixtures.jpeg()

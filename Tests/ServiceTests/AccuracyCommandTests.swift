@@ -4,10 +4,10 @@ import Foundation
 import TestSupport
 import Testing
 
-@testable import BenchRunner
 @testable import ControlClient
 @testable import ControlServer
 @testable import Daemon
+@testable import DetectionBench
 @testable import Pipeline
 
 @Suite(.tags(.unit), .notInFastRuns) struct AccuracyCommandTests {

@@ -1,3 +1,4 @@
+import Control
 import DockCore
 import DockKit
 import Foundation
@@ -23,8 +24,13 @@ final class ServedDemo: @unchecked Sendable {
     private let finished = Protected(false)
     static let token = "s3cret-token"
 
-    init() throws {
+    /// `digitalFraming`: a fixed camera whose virtual camera shows a crop following the person.
+    init(digitalFraming: Bool = false) throws {
         var c = SessionConfiguration()
+        if digitalFraming {
+            c.gimbal = .dryRun
+            c.digitalFraming = CropFollower.Settings()
+        }
         c.source = .demo
         c.mediaDirectory = Fixtures.repositoryRoot + "/.cache/media"
         c.modelsDirectory = Fixtures.repositoryRoot + "/models"

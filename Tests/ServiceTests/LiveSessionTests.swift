@@ -223,7 +223,7 @@ import Testing
                 .audioDevice == "plughw:CARD=C920")
         #expect(
             (try? DockdOptions.parse(["--camera", "/dev/video0", "--audio-device", "2"]))?.configuration.audioDevice
-                == "plughw:2")
+                == "plug:'dsnoop:CARD=2,DEV=0'")
     }
 
     /// A one-channel microphone (ALSA's multi plugin binding one channel of a silent file) is
@@ -266,7 +266,7 @@ import Testing
                     format: "speech %.0f %% of the time, from %+.1f°", report.speechShare * 100,
                     report.directionDegrees ?? 0)))
         #expect(throws: UsageError.self) { try ListenCommand(arguments: ["--seconds", "-1"]) }
-        #expect((try? ListenCommand(arguments: ["--device", "1"]))?.device == "plughw:1")
+        #expect((try? ListenCommand(arguments: ["--device", "1"]))?.device == "plug:'dsnoop:CARD=1,DEV=0'")
     }
 
     /// The same voice through a pair read the other way round comes from the mirrored side.

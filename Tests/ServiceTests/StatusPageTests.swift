@@ -1,5 +1,6 @@
 import DockCore
 import Foundation
+import Imaging
 import TestSupport
 import Testing
 
@@ -18,14 +19,27 @@ import Testing
     /// The page's DOM after the browser ran it for `milliseconds` of real time. (Virtual time
     /// never runs out here: the page's event stream and preview keep the network busy.)
     func renderedPage(_ url: String, milliseconds: Int = 4000) throws -> String {
+        try browse(url, milliseconds: milliseconds, output: ["--dump-dom"])
+    }
+
+    /// The page as the browser drew it after `milliseconds`, 1280×900.
+    func screenshot(_ url: String, milliseconds: Int = 6000) throws -> Frame {
+        let path = Fixtures.temporaryDirectory("screenshot") + "/page.png"
+        _ = try browse(url, milliseconds: milliseconds, output: ["--window-size=1280,900", "--screenshot=\(path)"])
+        return try Frame.read(contentsOf: path)
+    }
+
+    /// Runs the headless browser on `url`; what it prints.
+    private func browse(_ url: String, milliseconds: Int, output: [String]) throws -> String {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: Self.browser)
         let profile = Fixtures.temporaryDirectory("chromium")
         defer { try? FileManager.default.removeItem(atPath: profile) }
-        process.arguments = [
-            "--headless", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--no-first-run",
-            "--user-data-dir=\(profile)", "--timeout=\(milliseconds)", "--dump-dom", url,
-        ]
+        process.arguments =
+            [
+                "--headless", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--no-first-run",
+                "--user-data-dir=\(profile)", "--timeout=\(milliseconds)",
+            ] + output + [url]
         let out = Pipe()
         process.standardOutput = out
         process.standardError = FileHandle.nullDevice
@@ -63,11 +77,40 @@ import Testing
         #expect(page.contains("class=\"subject\" data-id=\"\(subject)\""))
         #expect(page.contains("<td>\(subject.prefix(8))</td><td>person</td><td>1</td>"))
         #expect(page.contains("connected: generated scene"))
-        // The preview is asked for with the token.
-        #expect(page.contains("src=\"/v1/preview.mjpeg?token=\(ServedDemo.token)\""))
+        // The pictures are asked for with the token.
+        #expect(page.contains("src=\"/v1/snapshot.jpg?view=full&amp;n="))
+        #expect(page.contains("src=\"/v1/snapshot.jpg?view=output&amp;n="))
+        #expect(page.contains("token=\(ServedDemo.token)\""))
 
         // Without the token the page loads (it is only HTML) but its requests are refused.
         let refused = try renderedPage("http://127.0.0.1:\(port)/", milliseconds: 2000)
         #expect(refused.contains("not connected: a token is required"))
+    }
+
+    /// The pictures really show: the browser's own rendering has the scene's colours in it (the
+    /// page itself is grey on black) and the crop digital framing shows, drawn on the camera's
+    /// picture in magenta; a page whose requests are refused has neither.
+    @Test func theBrowserDrawsTheCameraPictureAndTheCrop() throws {
+        let demo = try ServedDemo(digitalFraming: true)
+        defer { demo.shutDown() }
+        guard case .tcp(_, let port) = demo.tcp.endpoint else {
+            Issue.record("no TCP endpoint")
+            return
+        }
+        func colours(_ shot: Frame) -> (colourful: Double, magenta: Int) {
+            var colourful = 0
+            var magenta = 0
+            for i in stride(from: 0, to: shot.pixels.count, by: 3) {
+                let (b, g, r) = (Int(shot.pixels[i]), Int(shot.pixels[i + 1]), Int(shot.pixels[i + 2]))
+                if max(b, g, r) - min(b, g, r) > 40 { colourful += 1 }
+                if abs(r - 230) < 30 && abs(g - 40) < 40 && abs(b - 220) < 30 { magenta += 1 }
+            }
+            return (Double(colourful) / Double(shot.width * shot.height), magenta)
+        }
+        let shown = colours(try screenshot("http://127.0.0.1:\(port)/?token=\(ServedDemo.token)"))
+        #expect(shown.colourful > 0.02, "\(shown)")
+        #expect(shown.magenta > 200, "\(shown)")
+        let refused = colours(try screenshot("http://127.0.0.1:\(port)/", milliseconds: 3000))
+        #expect(refused.colourful < 0.005 && refused.magenta < 20, "\(refused)")
     }
 }

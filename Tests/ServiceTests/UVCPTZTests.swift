@@ -1,4 +1,5 @@
 import CV4L2
+import CameraOutputs
 import Capture
 import DockCore
 import Foundation

@@ -231,6 +231,11 @@ public final class ScriptedVideoDevice: VideoDeviceSystem, @unchecked Sendable {
         lock.withLock { present && (path == self.path || path == stableName) }
     }
 
+    public func openForWriting(_ path: String) -> Result<Int32, Errno> { open(path) }
+
+    /// A camera takes no frames in.
+    public func write(_ fd: Int32, _ bytes: UnsafeRawBufferPointer) -> Result<Int, Errno> { .failure(.invalidArgument) }
+
     public func ioctl(_ fd: Int32, _ request: UInt, _ argument: UnsafeMutableRawPointer) -> Errno? {
         lock.withLock {
             ioctlCount += 1

@@ -93,6 +93,10 @@ enum { CVISION_RAW_YUYV = 0, CVISION_RAW_NV12 = 1, CVISION_RAW_I420 = 2, CVISION
 int32_t cvision_convert_raw(int32_t layout, const uint8_t *src, size_t length, int32_t width, int32_t height,
                         size_t stride, cvision_view dst);
 
+/// Packs a BGR or gray picture into YUYV 4:2:2 (BT.601, video range), the layout webcams and
+/// virtual cameras hand to meeting programs; width must be even, dst holds stride × height bytes.
+int32_t cvision_pack_yuyv(cvision_view src, uint8_t *dst, size_t dst_stride);
+
 // MARK: - Audio
 
 /// GCC-PHAT between two channels of `count` samples: the delay of `a` behind `b` in samples

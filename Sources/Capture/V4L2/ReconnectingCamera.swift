@@ -57,6 +57,8 @@ public final class ReconnectingCamera: FrameSource {
 
     public var summary: String { camera?.summary ?? "\(path) (waiting for the camera)" }
     public var size: PixelSize { camera?.size ?? request.size }
+    /// The camera's own picture size, before decoding shrinks it.
+    public var pictureSize: PixelSize { camera?.captureSize ?? request.size }
     public var nominalFrameRate: Double { camera?.nominalFrameRate ?? request.frameRate }
     public var isConnected: Bool { camera != nil }
 

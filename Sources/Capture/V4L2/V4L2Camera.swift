@@ -264,7 +264,13 @@ public final class V4L2Camera: FrameSource {
                     data: pixels.baseAddress, width: Int32(out.width), height: Int32(out.height),
                     channels: Int32(request.pixelFormat.channels), stride: rowBytes))
         }
-        return status == 0 ? frame : nil
+        guard status == 0 else { return nil }
+        if request.keepDetail && out != captureSize {
+            frame.detail = RawFrameDetail(
+                copying: UnsafeRawBufferPointer(start: mapped.address, count: used), layout: layout,
+                fullSize: captureSize, stride: stride)
+        }
+        return frame
     }
 
     static func emptyBuffer() -> v4l2_buffer {

@@ -129,7 +129,7 @@ public struct V4L2DeviceInfo: Codable, Sendable {
 }
 
 /// Reads a fixed-size C char array (imported as a tuple) as a String.
-func cString<T>(_ tuple: T) -> String {
+package func cString<T>(_ tuple: T) -> String {
     withUnsafeBytes(of: tuple) { raw in
         let bytes = raw.prefix { $0 != 0 }
         return String(decoding: bytes, as: UTF8.self)

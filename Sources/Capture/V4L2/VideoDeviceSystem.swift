@@ -26,11 +26,15 @@ public protocol VideoDeviceSystem: AnyObject, Sendable {
     /// Stable names (/dev/v4l/by-id/…, /dev/v4l/by-path/…) and the node each points to.
     func stableNames() -> [(name: String, node: String)]
     func exists(_ path: String) -> Bool
+    /// Opens a node to write frames into (a virtual camera), without libv4l2's capture emulation.
+    func openForWriting(_ path: String) -> Result<Int32, Errno>
+    /// Writes bytes to an open node; the count written, which may be short.
+    func write(_ fd: Int32, _ bytes: UnsafeRawBufferPointer) -> Result<Int, Errno>
 }
 
 extension VideoDeviceSystem {
     /// Retries on EINTR, as every ioctl caller must.
-    func call(_ fd: Int32, _ request: UInt, _ argument: UnsafeMutableRawPointer) -> Errno? {
+    package func call(_ fd: Int32, _ request: UInt, _ argument: UnsafeMutableRawPointer) -> Errno? {
         while true {
             let error = ioctl(fd, request, argument)
             if error != .interrupted { return error }
@@ -38,7 +42,7 @@ extension VideoDeviceSystem {
     }
 
     /// `call` on a typed struct.
-    func call<T>(_ fd: Int32, _ request: UInt, _ value: inout T) -> Errno? {
+    package func call<T>(_ fd: Int32, _ request: UInt, _ value: inout T) -> Errno? {
         withUnsafeMutableBytes(of: &value) { call(fd, request, $0.baseAddress!) }
     }
 
@@ -104,4 +108,12 @@ public final class LinuxVideoDeviceSystem: VideoDeviceSystem {
     }
 
     public func exists(_ path: String) -> Bool { FileManager.default.fileExists(atPath: path) }
+
+    public func openForWriting(_ path: String) -> Result<Int32, Errno> {
+        retryingOnInterrupt { Glibc.open(path, O_RDWR | O_CLOEXEC) }
+    }
+
+    public func write(_ fd: Int32, _ bytes: UnsafeRawBufferPointer) -> Result<Int, Errno> {
+        retryingOnInterrupt { Glibc.write(fd, bytes.baseAddress, bytes.count) }
+    }
 }

@@ -1,4 +1,3 @@
-import DockCore
 import Foundation
 import Synchronization
 

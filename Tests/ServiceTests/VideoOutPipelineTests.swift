@@ -1,0 +1,42 @@
+import CameraOutputs
+import Capture
+import Control
+import DockCore
+import Foundation
+import Simulation
+import TestSupport
+import Testing
+
+@testable import Pipeline
+
+@Suite(.serialized, .tags(.realTime), .notInFastRuns) struct VideoOutPipelineTests {
+    /// A fixed camera (no motors) on the demo scene with its virtual camera written out and
+    /// digitally framed: every frame the capture thread delivers reaches the loopback whole,
+    /// in order, and the picture shown zooms onto the person it follows.
+    @Test func aFixedCameraIsFramedDigitallyOnTheVirtualCamera() throws {
+        var c = SessionConfiguration()
+        c.source = .demo
+        c.mediaDirectory = Fixtures.repositoryRoot + "/.cache/media"
+        c.modelsDirectory = Fixtures.repositoryRoot + "/models"
+        c.scene.script = .still(yaw: 0.1, pitch: 0, duration: 6)
+        c.gimbal = .dryRun
+        c.maximumFrames = 120
+        c.digitalFraming = CropFollower.Settings()
+        let loopback = SimulatedLoopback()
+        c.videoOut = VideoOutRequest(device: loopback.path)
+        let pipeline = try Pipeline(simulating: c, videoOutSystem: loopback)
+        let summary = try pipeline.run()
+        let written = loopback.written
+        let times = loopback.writeTimes
+        let (count, replaced, failed) = try #require(summary.videoOutFrames)
+        let size = pipeline.rig.camera.referenceDimensions
+        #expect(failed == 0 && count == times.count && count + replaced >= summary.frames)
+        #expect(!written.isEmpty && written.allSatisfy { $0.bytes.count == size.width * size.height * 2 })
+        #expect(zip(times, times.dropFirst()).allSatisfy { $0 < $1 })
+        #expect(summary.timings.samples["capture→output"]?.count == count)
+        // Zoomed in onto the person by the end, and still.
+        let crop = try #require(pipeline.monitor.crop)
+        #expect(crop.width < 0.9 && crop.width >= 0.5 - 1e-9)
+        #expect(loopback.openDescriptorCount == 0)
+    }
+}
