@@ -57,6 +57,13 @@ extension BenchCommand {
         var runs: [SceneRun] = []
         for scene in scenes {
             for (law, digital) in rigs {
+                // A fixed camera is rendered inside a generated world; a recording is a camera already.
+                if digital, case .video = scene.world {
+                    bar.finish(
+                        "\(scene.name): no digital run (a recording is its own camera; digital framing runs on generated scenes)"
+                    )
+                    continue
+                }
                 let name = digital ? "digital" : law.rawValue
                 let label = "\(scene.name) (\(name))"
                 let video = writeVideos ? reportDirectory.map { "\($0)/videos/\(scene.name)-\(name).avi" } : nil
@@ -67,7 +74,9 @@ extension BenchCommand {
                     bar.show(done: done, fraction: fraction, label: label)
                 }
                 if done == 0, let fallback = run.detectorFallback { progress(fallback) }
-                if done % rigs.count == 0, let note = run.audioNote { bar.finish("\(scene.name): \(note)") }
+                if law == rigs[0].0 && digital == rigs[0].1, let note = run.audioNote {
+                    bar.finish("\(scene.name): \(note)")
+                }
                 bar.finish(
                     String(
                         format: "%@: %d frames, %.1f fps", label as NSString, run.summary.frames,

@@ -75,6 +75,8 @@ public struct CaptureCommand {
         public var skippedForNewer: Int
         public var readyLatencyMedianMilliseconds: Double
         public var readyLatencyP99Milliseconds: Double
+        /// What the device gave instead of the size asked for (it offers no such size), if anything.
+        public var sizeNote: String?
         public var passed: Bool
     }
 
@@ -110,12 +112,14 @@ public struct CaptureCommand {
             measuredFrameRate: span > 0 ? Double(stamps.count - 1) / span : 0, sequenceGaps: c.sequenceGaps,
             errorFrames: c.errorFrames, corruptFrames: c.corruptFrames, skippedForNewer: c.skippedForNewer,
             readyLatencyMedianMilliseconds: latency.median ?? 0, readyLatencyP99Milliseconds: latency.p99 ?? 0,
+            sizeNote: camera.captureSize == request.size
+                ? nil : "asked for \(request.size); the device offers \(camera.captureSize), so that is what it gives",
             passed: stamps.count == frames && sequenceOK && timeOK && sizes == [camera.size])
     }
 
     public static func describe(_ r: Report) -> String {
         """
-        \(r.summary)
+        \(r.summary)\(r.sizeNote.map { "\n" + $0 } ?? "")
         frames \(r.frames), size \(r.size) (consistent: \(r.sizesConsistent))
         sequence strictly increasing: \(r.sequenceIncreasing); timestamps strictly increasing: \(r.timestampsIncreasing)
         measured \(String(format: "%.2f", r.measuredFrameRate)) fps; driver gaps \(r.sequenceGaps), error frames \(r.errorFrames), corrupt \(r.corruptFrames), skipped for newer \(r.skippedForNewer)

@@ -32,7 +32,20 @@ import Testing
         let report = try command.run(system: device)
         #expect(report.passed && report.frames == 30 && report.size == "256x256")
         #expect(abs(report.measuredFrameRate - 30) < 0.01)
-        #expect(CaptureCommand.describe(report).hasSuffix("PASS"))
+        #expect(CaptureCommand.describe(report).hasSuffix("PASS") && report.sizeNote == nil)
+    }
+
+    /// A reader asking for a size the device lacks (a virtual camera has one) gets what it has,
+    /// and is told so in one line.
+    @Test func captureSaysWhenTheDeviceGivesAnotherSize() throws {
+        let device = CameraFixtures.webcam()
+        device.append(Array(repeating: .frame(try CameraFixtures.jpeg()), count: 10))
+        var command = try CaptureCommand(arguments: ["--device", device.path, "--frames", "5", "--size", "1000x1000"])
+        command.request.stallTimeout = 0.4
+        let report = try command.run(system: device)
+        let note = try #require(report.sizeNote)
+        #expect(note.hasPrefix("asked for 1000x1000; the device offers ") && !note.contains("\n"))
+        #expect(CaptureCommand.describe(report).contains(note))
     }
 
     @Test func captureReportsAStreamThatBreaksOff() throws {
