@@ -7,8 +7,8 @@ import Foundation
 ///     up), as an angle through the camera's focal length;
 ///   - in view: frames whose crop holds the target's face centre;
 ///   - jitter: how far the crop moves per frame, in output pixels, while the target stands still
-///     (the same person has moved less than half a pixel per frame for the last second; a crop
-///     still travelling to a new speaker a second after the change counts as moving);
+///     (it has moved less than half a pixel per frame for the last second; a change of target
+///     is a jump, so a crop still travelling to a new speaker a second later counts as moving);
 ///   - zoom changes: zoom motions started per minute.
 public struct DigitalFramingEvaluation: Sendable {
     public var centringErrors: Percentiles
@@ -28,10 +28,10 @@ public struct DigitalFramingEvaluation: Sendable {
         var jitter: [Double] = []
         var zoomStarts = 0
         var stillSince: Double?
-        var previous: (id: Int?, target: PixelPoint?, crop: PixelRect?, zooming: Bool) = (nil, nil, nil, false)
+        var previous: (target: PixelPoint?, crop: PixelRect?, zooming: Bool) = (nil, nil, false)
         for sample in samples {
-            let id = SceneEvaluation.target(in: sample, primaryID: primaryID)
-            let target = id.flatMap { id in sample.people.first { $0.id == id && !$0.hidden }?.rect }
+            let target = SceneEvaluation.target(in: sample, primaryID: primaryID)
+                .flatMap { id in sample.people.first { $0.id == id && !$0.hidden }?.rect }
                 .map { PixelPoint(x: $0.midX, y: $0.midY) }
             let crop = sample.crop
             if let target, let crop {
@@ -42,10 +42,8 @@ public struct DigitalFramingEvaluation: Sendable {
                     inView += 1
                 }
             }
-            // Still: the same person, under half a pixel of motion per frame, for a second.
-            if let target, let last = previous.target, id == previous.id,
-                hypot(target.x - last.x, target.y - last.y) < 0.5
-            {
+            // Still: under half a pixel of motion per frame, for a second (a new target is a jump).
+            if let target, let last = previous.target, hypot(target.x - last.x, target.y - last.y) < 0.5 {
                 stillSince = stillSince ?? sample.time
             } else {
                 stillSince = nil
@@ -59,7 +57,7 @@ public struct DigitalFramingEvaluation: Sendable {
                     jitter.append(hypot(crop.midX - last.midX, crop.midY - last.midY) * scale)
                 }
             }
-            previous = (id, target, crop, zooming)
+            previous = (target, crop, zooming)
         }
         centringErrors = Percentiles(errors)
         inViewShare = judged > 0 ? Double(inView) / Double(judged) : nil

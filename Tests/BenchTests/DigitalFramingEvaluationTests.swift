@@ -60,4 +60,24 @@ import Testing
         let zooms = try #require(e.zoomChangesPerMinute)
         #expect(abs(zooms - 2 / minutes) < 1)
     }
+
+    @Test func stillnessStartsAgainWhenTheTargetChangesToAnotherPerson() throws {
+        // Two still people; the first speaks for 1.5 s, then the second. The crop wobbles all
+        // along, but only a second after each becomes the target does its motion count.
+        let first = PixelRect(x: 300, y: 165, width: 40, height: 40)
+        let second = PixelRect(x: 600, y: 165, width: 40, height: 40)
+        var samples: [FrameSample] = []
+        for frame in 0..<90 {
+            let t = Double(frame) / 30
+            let people = [
+                PersonSample(id: 1, rect: first, speaking: t < 1.5),
+                PersonSample(id: 2, rect: second, speaking: t >= 1.5),
+            ]
+            let crop = PixelRect(x: 300 + Double(frame % 2), y: 100, width: 400, height: 225)
+            samples.append(FrameSample(time: t, people: people, selected: nil, crop: crop))
+        }
+        let e = Self.evaluate(samples)
+        // About 15 frames from 1.0 to 1.5 s and 15 from 2.5 to 3 s, not the 60 of a single target.
+        #expect(e.stillFrames >= 26 && e.stillFrames <= 34, "\(e.stillFrames) frames counted")
+    }
 }
