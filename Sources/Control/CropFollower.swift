@@ -76,10 +76,13 @@ public struct CropFollower: Sendable {
         self.settings = settings
     }
 
-    /// The crop now, a unit rect with lower-left origin.
+    /// The crop now, a unit rect with lower-left origin, always inside the frame (while it zooms
+    /// near an edge, the centre's easing alone could take it past).
     public var crop: NormalizedRect {
-        let size = exp(logSize.value)
-        return NormalizedRect(x: centerX.value - size / 2, y: centerY.value - size / 2, width: size, height: size)
+        let size = min(exp(logSize.value), 1)
+        return NormalizedRect(
+            x: min(max(centerX.value - size / 2, 0), 1 - size), y: min(max(centerY.value - size / 2, 0), 1 - size),
+            width: size, height: size)
     }
 
     /// How much the crop enlarges the frame (1 = the whole frame).

@@ -88,4 +88,14 @@ import Testing
         let widened = try #require(Self.run(&follower, from: 6.5, seconds: 5) { _ in [] }.last)
         #expect(abs(widened.width - 1) < 1e-6 && abs(widened.x) < 1e-6)
     }
+
+    @Test func theCropStaysInsideTheFrameWhileItZoomsOutFromAnEdge() {
+        var follower = CropFollower()
+        let framed = Self.run(&follower, seconds: 5) { _ in [Self.face(0.06, 0.9)] }
+        let widening = Self.run(&follower, from: 5, seconds: 6) { _ in [] }
+        for crop in framed + widening {
+            #expect(crop.x >= 0 && crop.y >= 0 && crop.maxX <= 1 + 1e-12 && crop.maxY <= 1 + 1e-12, "\(crop)")
+        }
+        #expect(abs(widening.last!.width - 1) < 1e-9)
+    }
 }
