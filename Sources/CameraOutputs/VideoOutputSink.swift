@@ -89,7 +89,7 @@ public final class VideoOutputSink: Sendable {
     /// coarsest scale that still fills the output.
     public static func render(_ frame: Frame, crop: NormalizedRect?, size: PixelSize) throws(ImagingError) -> [UInt8] {
         var picture: Frame
-        if let crop, let region = Self.region(crop, of: frame, width: size.width) {
+        if let crop, let region = frame.region(crop, minimumWidth: size.width) {
             picture = region
         } else {
             picture = frame.picture(at: size)
@@ -98,11 +98,6 @@ public final class VideoOutputSink: Sendable {
             picture = try picture.resized(to: size, interpolation: picture.width < size.width ? .linear : .area)
         }
         return try picture.packedYUYV()
-    }
-
-    private static func region(_ crop: NormalizedRect, of frame: Frame, width: Int) -> Frame? {
-        let rect = ImageCoordinates(size: frame.size).pixels(crop)
-        return frame.detailedCrop(rect, minimumWidth: width)?.frame ?? frame.cropped(to: rect)?.frame
     }
 }
 

@@ -74,8 +74,7 @@ extension PreviewRenderer {
         let size = Frame.viewingSize(of: frame.size)
         var shown = frame.picture(at: size)
         if let crop = monitor.crop {
-            let rect = ImageCoordinates(size: frame.size).pixels(crop)
-            let region = frame.detailedCrop(rect, minimumWidth: size.width)?.frame ?? frame.cropped(to: rect)?.frame
+            let region = frame.region(crop, minimumWidth: size.width)
             if let region, let sized = try? region.resized(to: size, interpolation: .linear) { shown = sized }
         }
         let image = (try? shown.converted(to: .bgr)) ?? shown

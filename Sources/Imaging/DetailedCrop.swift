@@ -99,6 +99,13 @@ extension Frame {
         return PixelSize(width: size.width * factor, height: size.height * factor)
     }
 
+    /// The part `crop` (unit rect, lower-left origin) of the picture, decoded from the detail at
+    /// the coarsest scale at least `minimumWidth` across when the frame has one; nil when empty.
+    public func region(_ crop: NormalizedRect, minimumWidth: Int) -> Frame? {
+        let rect = ImageCoordinates(size: size).pixels(crop)
+        return detailedCrop(rect, minimumWidth: minimumWidth)?.frame ?? cropped(to: rect)?.frame
+    }
+
     /// The whole picture at `size`: decoded from the detail when the frame has one (at the
     /// coarsest scale that is large enough), else the frame itself, resized if need be.
     public func picture(at size: PixelSize) -> Frame {
