@@ -216,7 +216,7 @@ final class ServedDemo: @unchecked Sendable {
             if let after {
                 // Once this client is subscribed.
                 let clients = demo.api.streamClients
-                DispatchQueue.global().async {
+                BlockingWork {
                     let deadline = Date().addingTimeInterval(10)
                     while Date() < deadline, clients.withLock({ $0[stream] ?? 0 }) == 0 {
                         Thread.sleep(forTimeInterval: 0.01)

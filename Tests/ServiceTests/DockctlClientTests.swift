@@ -106,13 +106,10 @@ import Testing
                 "--buttons", remote,
             ], readyText: "control API on"
         ) { process in
-            let group = DispatchGroup()
-            group.enter()
-            DispatchQueue.global().async {
+            let watcher = BlockingWork {
                 let result = try? ProcessRunner.run(
                     "dockctl", ["watch", "accessory", "--count", "2", "--socket", socket])
                 watched.withLock { $0 = result }
-                group.leave()
             }
             // Until the watcher is subscribed.
             let subscribed = Date().addingTimeInterval(30)
@@ -126,7 +123,7 @@ import Testing
                 for (code, value) in [(212, 1), (212, 0), (164, 1), (164, 0)] as [(UInt16, Int32)] {
                     keys.write(Data(InputEventDecoder.encode(InputEvent(type: 1, code: code, value: value))))
                 }
-                _ = group.wait(timeout: .now() + 10)
+                watcher.wait(seconds: 10)
                 try? keys.close()
             }
             status = try? ProcessRunner.run("dockctl", ["status", "--json", "--socket", socket])

@@ -53,16 +53,13 @@ public enum ProcessRunner {
         // Drain both pipes while it runs so a chatty child never blocks on a full pipe.
         let outData = Accumulator()
         let errData = Accumulator()
-        let group = DispatchGroup()
-        for (pipe, sink) in [(out, outData), (err, errData)] {
-            group.enter()
-            DispatchQueue.global().async {
+        let readers = [(out, outData), (err, errData)].map { pipe, sink in
+            BlockingWork("test.pipe-reader") {
                 while true {
                     let chunk = pipe.fileHandleForReading.availableData
                     if chunk.isEmpty { break }
                     sink.append(chunk)
                 }
-                group.leave()
             }
         }
         if let readyText {
@@ -73,7 +70,7 @@ public enum ProcessRunner {
         }
         whileRunning?(process)
         process.waitUntilExit()
-        group.wait()
+        for reader in readers { reader.wait() }
         return ProcessResult(
             status: process.terminationStatus, stdout: outData.text, stderr: errData.text,
             seconds: Date().timeIntervalSince(start))
