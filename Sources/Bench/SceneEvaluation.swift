@@ -280,7 +280,12 @@ public struct SceneEvaluation: Sendable {
         return identity.summary
     }
 
-    public var duration: Double { samples.count > 1 ? samples.last!.time - samples.first!.time : 0 }
+    /// How long the run lasted: every frame's period, the last one's included (a clip of 120
+    /// frames at 30 fps lasts 4 s, not the 3.97 s between its first and last frame).
+    public var duration: Double {
+        guard samples.count > 1 else { return 0 }
+        return (samples.last!.time - samples.first!.time) * Double(samples.count) / Double(samples.count - 1)
+    }
     private var minutes: Double { max(duration, 1e-9) / 60 }
     public var motorStartsPerMinute: Double { Double(motorStarts) / minutes }
     public var reversalsPerMinute: Double { Double(reversals) / minutes }

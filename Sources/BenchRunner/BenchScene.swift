@@ -199,6 +199,7 @@ public struct BenchScene: Sendable {
             self.gimbal.maximumAcceleration = v * degrees
         }
         if let v = try gimbal.number("latency_ms", in: 0...1000) { self.gimbal.latency = v / 1000 }
+        if let v = try gimbal.number("declared_latency_ms", in: 0...1000) { self.gimbal.declaredLatency = v / 1000 }
         if let v = try gimbal.number("speed_step_deg_s", in: 0...100) { self.gimbal.speedStep = v * degrees }
         initialPose.y = (try gimbal.number("start_yaw_deg", in: -90...90) ?? 0) * degrees
         initialPose.x = (try gimbal.number("start_pitch_deg", in: -30...30) ?? 0) * degrees

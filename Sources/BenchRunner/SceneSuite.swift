@@ -99,6 +99,24 @@ public enum SceneSuite {
                     gimbal: ["max_speed_deg_s": 60, "max_accel_deg_s2": 180, "latency_ms": 80, "speed_step_deg_s": 2.5])
             ),
             (
+                "laggy-ptz-steps",
+                scene(
+                    "Steps on a PTZ camera slower than its model says: 160 ms of latency where the device's figure is 80 ms (a camera behind a slow link). The law measures the latency from its first starts.",
+                    people: [
+                        person(
+                            1,
+                            [
+                                [0, -6], [2.99, -6], [3, 12], [5.99, 12], [6, -6], [8.99, -6], [9, 12], [11.99, 12],
+                                [12, -6], [15, -6],
+                            ])
+                    ], duration: 15,
+                    truth: ["steps_s": [3, 6, 9, 12]],
+                    gimbal: [
+                        "max_speed_deg_s": 60, "max_accel_deg_s2": 180, "latency_ms": 160, "declared_latency_ms": 80,
+                        "speed_step_deg_s": 2.5,
+                    ])
+            ),
+            (
                 "two-people",
                 scene(
                     "Two people stand apart and take turns speaking, four or five seconds each.",

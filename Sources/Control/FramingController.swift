@@ -26,6 +26,13 @@ public struct FramingConfiguration: Sendable, Hashable {
     /// The controller's own caps, below the device's.
     public var maximumSpeed = 1.5
     public var maximumAcceleration = 8.0
+    /// A slow axis the law stops (the subject in view) eases out at this deceleration (rad/s²)
+    /// rather than in one frame: a creep that ends in a jolt is what makes a camera look
+    /// robotic, and a stop of a frame or two between two moves would be a stop and a start.
+    public var easeOutDeceleration = 30.0 * .pi / 180
+    /// ... below this speed (rad/s); faster motion, and any motion once the subject is lost,
+    /// stops at the full acceleration.
+    public var easeOutBelow = 8.0 * .pi / 180
     /// The share of the acceleration the approach to a target plans to brake with.
     public var brakingShare = 0.6
     /// What the head does once the subject is lost (system tracking only).
@@ -43,9 +50,11 @@ public struct FramingConfiguration: Sendable, Hashable {
 /// correction, with no dead band, so a slow walk gives a slow, steady pan. A still subject gets
 /// a dead band (widened by its jitter) with hysteresis, so it never starts the motors. The error
 /// is predicted to the moment the command lands — the subject moved on since its frame, the
-/// head moves on during the device's latency — and the command never exceeds what the device
-/// can brake from in time. Large errors get a catch-up boost; commands are slew-limited. When
-/// the subject is lost the head looks for it (`LostSubjectSearch`), then returns home.
+/// head moves on during the device's latency on the commands already in flight
+/// (`CommandsInFlight`) — and the command never exceeds what the device can brake from in time.
+/// A slow axis it stops eases out over a few frames. Large errors get a catch-up boost;
+/// commands are slew-limited. When the subject is lost the head looks for it
+/// (`LostSubjectSearch`), then returns home.
 public struct FramingController: ControlLaw {
     public let name = "dock"
     public let configuration: FramingConfiguration
@@ -60,6 +69,7 @@ public struct FramingController: ControlLaw {
     private var yaw: Axis
     private var pitch: Axis
     private var lastCommand = Vector3D()
+    private var inFlight = CommandsInFlight()
     private var lastTime: MonotonicInstant?
     private var home: Vector3D?
     private var lastSighting: LostSubjectSearch.Sighting?
@@ -83,7 +93,8 @@ public struct FramingController: ControlLaw {
         let acceleration = min(configuration.maximumAcceleration, input.device?.maximumAcceleration ?? .infinity)
         let stepFloor = input.device?.speedStep ?? 0
         // Where the head will be when this command lands.
-        let headThen = input.pose + input.velocity * latency
+        let headThen =
+            input.pose + (inFlight.travel(at: input.time.seconds, latency: latency) ?? input.velocity * latency)
         let landing = input.time.seconds + latency
         var wanted = Vector3D()
         if let error = input.angularError {
@@ -122,9 +133,16 @@ public struct FramingController: ControlLaw {
                 searchPhase = nil
             }
         }
-        let step = acceleration * dt
-        func slew(_ from: Double, _ to: Double) -> Double { dt == 0 ? to : from + min(max(to - from, -step), step) }
+        let c = configuration
+        let seen = input.angularError != nil
+        func slew(_ from: Double, _ to: Double) -> Double {
+            guard dt > 0 else { return to }
+            let easing = seen && to == 0 && abs(from) <= c.easeOutBelow
+            let step = (easing ? min(acceleration, c.easeOutDeceleration) : acceleration) * dt
+            return from + min(max(to - from, -step), step)
+        }
         lastCommand = Vector3D(x: slew(lastCommand.x, wanted.x), y: slew(lastCommand.y, wanted.y), z: 0)
+        inFlight.record(lastCommand, at: input.time.seconds, horizon: latency)
         return lastCommand
     }
 

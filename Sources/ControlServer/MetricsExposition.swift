@@ -1,18 +1,24 @@
 import DockKit
 import Foundation
+import Motion
 
 /// `GET /metrics`: the running session's figures in Prometheus's text format.
 enum MetricsExposition {
+    /// One metric's lines: help, type and samples.
+    private static func lines(
+        _ name: String, _ type: String, _ help: String, _ samples: [(labels: String, value: Double)]
+    ) -> [String] {
+        ["# HELP opendock_\(name) \(help)", "# TYPE opendock_\(name) \(type)"]
+            + samples.map { "opendock_\(name)\($0.labels) \(format($0.value))" }
+    }
+
     static func text(_ api: ControlAPI) -> String {
         var lines: [String] = []
         func metric(_ name: String, _ type: String, _ help: String, _ samples: [(labels: String, value: Double)]) {
-            lines.append("# HELP opendock_\(name) \(help)")
-            lines.append("# TYPE opendock_\(name) \(type)")
-            for s in samples { lines.append("opendock_\(name)\(s.labels) \(format(s.value))") }
+            lines += Self.lines(name, type, help, samples)
         }
         let c = api.monitor.counters()
         let accessory = api.accessory
-        let commands = accessory.motors.commandCounts
         metric("uptime_seconds", "gauge", "Seconds since the session started.", [("", c.uptime)])
         metric("frames_total", "counter", "Frames through the pipeline.", [("", Double(c.frames))])
         metric(
@@ -51,19 +57,7 @@ enum MetricsExposition {
             "centering_error_degrees", "gauge",
             "The framed subject's offset from the framing target at the last track() call.",
             error.map { [("{axis=\"yaw\"}", $0.yaw * 180 / .pi), ("{axis=\"pitch\"}", $0.pitch * 180 / .pi)] } ?? [])
-        metric(
-            "motor_commands_total", "counter", "Velocity commands the motor device took.", [("", Double(commands.sent))]
-        )
-        metric(
-            "motor_link_errors_total", "counter",
-            "Commands the motor link refused, and stops because the device fell silent.",
-            [
-                ("{kind=\"write\"}", Double(commands.failed)),
-                ("{kind=\"silent\"}", Double(accessory.motors.silenceStops)),
-            ])
-        metric(
-            "deadman_stops_total", "counter", "Stops because commands stopped coming (200 ms).",
-            [("", Double(accessory.motors.deadmanStops))])
+        lines += motorLines(accessory.motors)
         metric(
             "system_tracking_enabled", "gauge", "1 while the system tracks subjects.",
             [("", accessory.isSystemTrackingEnabled ? 1 : 0)])
@@ -79,6 +73,36 @@ enum MetricsExposition {
             "tracked_subjects", "gauge", "Subjects tracked in the newest frame.",
             [("", Double(accessory.latestTrackingState?.trackedSubjects.count ?? 0))])
         return lines.joined(separator: "\n") + "\n"
+    }
+
+    /// The motor device's figures.
+    private static func motorLines(_ motors: MotorController) -> [String] {
+        let commands = motors.commandCounts
+        var lines: [String] = []
+        func metric(_ name: String, _ type: String, _ help: String, _ samples: [(labels: String, value: Double)]) {
+            lines += Self.lines(name, type, help, samples)
+        }
+        metric(
+            "motor_commands_total", "counter", "Velocity commands the motor device took.", [("", Double(commands.sent))]
+        )
+        metric(
+            "motor_link_errors_total", "counter",
+            "Commands the motor link refused, and stops because the device fell silent.",
+            [
+                ("{kind=\"write\"}", Double(commands.failed)),
+                ("{kind=\"silent\"}", Double(motors.silenceStops)),
+            ])
+        metric(
+            "deadman_stops_total", "counter", "Stops because commands stopped coming (200 ms).",
+            [("", Double(motors.deadmanStops))])
+        metric(
+            "motor_command_latency_seconds", "gauge",
+            "The latency the control law predicts with: the device's own figure until measured from its starts.",
+            [
+                ("{source=\"device\"}", motors.backend.capabilities.commandLatency),
+                ("{source=\"in_use\"}", motors.capabilities.commandLatency),
+            ])
+        return lines
     }
 
     private static func escape(_ label: String) -> String {

@@ -123,7 +123,7 @@ package final class LocalDock: Sendable {
                     target: framed, observedAt: observedAt, camera: camera,
                     pose: motion.angularPositions, velocity: motion.angularVelocities,
                     poseAtObservation: observedAt.flatMap { state.poses.pose(at: $0) },
-                    framingPoint: aim, time: now, device: motors.backend.capabilities, searchWhenLost: searching))
+                    framingPoint: aim, time: now, device: motors.capabilities, searchWhenLost: searching))
         }
         do {
             let sent = try motors.command(velocity, at: now)

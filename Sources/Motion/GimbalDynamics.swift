@@ -7,6 +7,9 @@ public struct GimbalModel: Sendable, Hashable {
     public var maximumSpeed: Double  // rad/s
     public var maximumAcceleration: Double  // rad/s²
     public var latency: Double  // s from command to effect
+    /// The latency the device says it has, when that is not its real one (a model table that
+    /// is wrong for this camera and link); nil = it says the truth.
+    public var declaredLatency: Double?
     public var speedStep: Double  // rad/s; 0 = continuous
     public var yawRange: ClosedRange<Double>
     public var pitchRange: ClosedRange<Double>

@@ -40,6 +40,7 @@ public final class MotorController: Sendable {
         var commandsSent = 0
         var commandsFailed = 0
         var fineSpeeds = SpeedStepModulator()
+        var latency = CommandLatencyMeter()
     }
     private let state: Protected<State>
 
@@ -57,6 +58,16 @@ public final class MotorController: Sendable {
     }
 
     public var limits: MotionLimits { state.withLock { $0.limits } }
+    /// The device's capabilities, with its command latency as measured in use from its starts
+    /// from rest (`CommandLatencyMeter`).
+    public var capabilities: MotorCapabilities {
+        var capabilities = backend.capabilities
+        capabilities.commandLatency = state.withLock { $0.latency.latency(declared: capabilities.commandLatency) }
+        return capabilities
+    }
+    /// The command latency measured so far (s); nil before the first start from rest.
+    public var measuredLatency: Double? { state.withLock { $0.latency.estimate } }
+    public var latencySamples: Int { state.withLock { $0.latency.samples.count } }
     public func setLimits(_ limits: MotionLimits) { state.withLock { $0.limits = limits } }
     public var lastCommand: Vector3D { state.withLock { $0.lastCommand } }
     /// How many times the deadman has stopped the motors.
@@ -80,6 +91,7 @@ public final class MotorController: Sendable {
             state.silent = true
             state.stoppedBySilence += 1
             try? backend.setVelocity(Vector3D(), at: time)
+            state.latency.sent(Vector3D(), at: time)
             state.lastCommand = Vector3D()
         }
         return silence
@@ -89,8 +101,10 @@ public final class MotorController: Sendable {
     @discardableResult
     public func command(_ velocity: Vector3D, at time: MonotonicInstant) throws(MotorCommandError) -> Vector3D {
         guard velocity.isFinite else { throw .nonFinite(velocity) }
-        let pose = backend.motionState(at: time).angularPositions
+        let motion = backend.motionState(at: time)
+        let pose = motion.angularPositions
         return try state.withLock { state throws(MotorCommandError) -> Vector3D in
+            state.latency.reported(motion)
             if state.haltedAt != nil { throw .halted }
             if let silence = checkSilence(&state, at: time) { throw .deviceSilent(backend.name, seconds: silence) }
             let limited = Vector3D(
@@ -103,6 +117,7 @@ public final class MotorController: Sendable {
                 throw .backend("\(error)")
             }
             state.commandsSent += 1
+            state.latency.sent(sent, at: time)
             state.deadman.feed(at: time)
             state.lastCommand = limited
             return limited
@@ -117,6 +132,7 @@ public final class MotorController: Sendable {
             if checkSilence(&state, at: time) != nil { return false }
             guard state.deadman.isExpired(at: time), state.lastCommand != Vector3D() else { return false }
             try? backend.setVelocity(Vector3D(), at: time)
+            state.latency.sent(Vector3D(), at: time)
             state.lastCommand = Vector3D()
             state.stoppedByDeadman += 1
             return true
@@ -140,6 +156,7 @@ public final class MotorController: Sendable {
     public func stop(at time: MonotonicInstant) {
         state.withLock { state in
             try? backend.setVelocity(Vector3D(), at: time)
+            state.latency.sent(Vector3D(), at: time)
             state.lastCommand = Vector3D()
         }
     }

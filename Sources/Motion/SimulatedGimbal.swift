@@ -18,7 +18,8 @@ public final class SimulatedGimbal: MotorBackend {
             maximumSpeed: model.maximumSpeed)
         capabilities = MotorCapabilities(
             limits: MotionLimits(yaw: yaw, pitch: pitch, roll: nil), hasPositionFeedback: true,
-            speedStep: model.speedStep > 0 ? model.speedStep : nil, commandLatency: model.latency,
+            speedStep: model.speedStep > 0 ? model.speedStep : nil,
+            commandLatency: model.declaredLatency ?? model.latency,
             maximumAcceleration: model.maximumAcceleration)
     }
 

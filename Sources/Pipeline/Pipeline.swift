@@ -157,6 +157,10 @@ public final class Pipeline: PipelineSession {
         summary.finalCommand = accessory.motors.lastCommand
         summary.deadmanStops = accessory.motors.deadmanStops
         summary.silentMotorStops = accessory.motors.silenceStops
+        summary.commandLatency = (
+            accessory.motors.backend.capabilities.commandLatency, accessory.motors.measuredLatency,
+            accessory.motors.latencySamples
+        )
         summary.metrics = recorder.metrics
         videoOut?.finish()
         if let figures = videoOut?.current {

@@ -23,6 +23,8 @@ public struct SessionSummary: Sendable {
     /// Times the motor device stopped answering mid-run (and the motors were stopped for it).
     public var silentMotorStops = 0
     public var finalCommand = Vector3D()
+    /// The motor device's command latency: its own figure, and as measured from its starts.
+    public var commandLatency: (declared: Double, measured: Double?, starts: Int)?
     public var outputVideo: String?
     /// Why the annotated video stopped early (a full disk), when it did.
     public var outputVideoError: String?
@@ -95,6 +97,12 @@ public struct SessionSummary: Sendable {
                     audioBlocks, audioBlocksDropped, audioRestarts, framesWithSpeaker, frames))
         }
         lines.append("motors at exit: \(finalCommand == Vector3D() ? "stopped" : "MOVING \(finalCommand)")")
+        if let (declared, measured, starts) = commandLatency, let measured {
+            lines.append(
+                String(
+                    format: "motor command latency: measured %.0f ms from %d starts (the device's own figure: %.0f ms)",
+                    measured * 1000, starts, declared * 1000))
+        }
         if let (written, replaced, failed) = videoOutFrames {
             let latency = timings.percentiles("capture→output")
             lines.append(

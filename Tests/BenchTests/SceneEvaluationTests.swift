@@ -114,12 +114,12 @@ import Testing
         let degrees = Double.pi / 180
         let commands = [0.0, 5, 5, -5, -5, 0, 0, 5, 0.1, 0, -3]  // 0.1°/s is rest
         let samples = commands.enumerated().map { i, c in
-            frame(Double(i) * 6, [face(1, degrees: 0)], chosen: 1, command: c * degrees)
+            frame(Double(i) * 60 / 11, [face(1, degrees: 0)], chosen: 1, command: c * degrees)
         }
         let e = SceneEvaluation(samples: samples, settings: settings)
         #expect(e.motorStarts == 3)
         #expect(e.reversals == 3)
-        #expect(abs(e.reversalsPerMinute - 3) < 1e-9)  // one minute of frames
+        #expect(abs(e.reversalsPerMinute - 3) < 1e-9)  // eleven frames of 60/11 s: one minute
     }
 
     @Test func chosenPersonByOverlapOrByBody() {

@@ -142,11 +142,45 @@ import Testing
         #expect(abs(run.yaw.last! - 15) < 2, "ends near the subject: \(run.yaw.last!)°")
     }
 
-    /// A step of 18° on a slow head with 80 ms of latency and speed steps of 2.5°/s: the law
-    /// knows the device and brakes in time.
-    @Test func aStepOnASlowLatentHeadDoesNotOvershoot() {
+    /// A correction towards a still subject 4° off ends by easing out over a few frames, not
+    /// with a jolt from the correction's floor speed to rest in one frame.
+    @Test func aSlowCorrectionEasesOutToRest() {
+        var controller = FramingController()
+        let run = closedLoop(&controller, seconds: 2) { _ in 4 }
+        let last = run.command.lastIndex { abs($0) > 0.2 }!
+        let ending = run.command[(last - 3)...(last + 1)]
+        let decelerations = zip(ending, ending.dropFirst()).map { ($0 - $1) * 30 }
+        let ease = FramingConfiguration().easeOutDeceleration * 180 / .pi
+        #expect(decelerations.allSatisfy { $0 <= ease + 1e-6 }, "°/s² \(decelerations)")
+        #expect(ending.filter { $0 > 0.2 && $0 < 3 }.count >= 1, "\(ending.map { String(format: "%.2f", $0) })")
+        #expect(starts([0] + run.command) == 1, "one move, from rest to rest")
+        #expect(abs(run.yaw.last! - 4) < 0.6, "\(run.yaw.last!)°")
+    }
+
+    /// Fast motion that is told to stop (the subject lost without leave to search) brakes at the
+    /// full acceleration: easing out is for creeping speeds towards a subject in view only.
+    @Test func aFastMoveBrakesAtTheFullAcceleration() {
+        var controller = FramingController()
+        let run = closedLoop(&controller, seconds: 1.5) { t in t < 0.3 ? 40 : nil }
+        let lostAt = 9
+        let speed = run.command[lostAt - 1]
+        #expect(speed > 20, "\(speed)°/s when lost")
+        let stopFrames = run.command[lostAt...].firstIndex { $0 == 0 }! - lostAt
+        // Full deceleration down to the easing speed, then at most the ease from there.
+        let c = FramingConfiguration()
+        let full = (speed - c.easeOutBelow * 180 / .pi) / (c.maximumAcceleration * 180 / .pi / 30)
+        let ease = c.easeOutBelow / (c.easeOutDeceleration / 30)
+        #expect(
+            Double(stopFrames) <= full.rounded(.up) + ease.rounded(.up), "\(stopFrames) frames to stop from \(speed)°/s"
+        )
+    }
+
+    /// A step of 18° on a slow head with speed steps of 2.5°/s and 80 ms of latency, or 160 ms:
+    /// the law knows the device, counts the commands still in flight (not just the head's speed
+    /// now) and brakes in time.
+    @Test(arguments: [0.08, 0.16]) func aStepOnASlowLatentHeadDoesNotOvershoot(latency: Double) {
         let visca = GimbalModel(
-            maximumSpeed: 60 * .pi / 180, maximumAcceleration: 180 * .pi / 180, latency: 0.08,
+            maximumSpeed: 60 * .pi / 180, maximumAcceleration: 180 * .pi / 180, latency: latency,
             speedStep: 2.5 * .pi / 180)
         var controller = FramingController()
         let run = closedLoop(&controller, head: visca, seconds: 3) { _ in 18 }

@@ -271,6 +271,8 @@ final class ServedDemo: @unchecked Sendable {
             "opendock_source_frames_total{outcome=\"processed\"}",
             "opendock_source_frames_total{outcome=\"lost_in_driver\"} 0",
             "opendock_stage_latency_milliseconds{stage=\"capture→command\",quantile=\"0.5\"}",
+            "opendock_motor_command_latency_seconds{source=\"device\"}",
+            "opendock_motor_command_latency_seconds{source=\"in_use\"}",
         ] {
             #expect(metrics.text.contains(name), "missing \(name)")
         }
