@@ -246,6 +246,19 @@ extension DockdOption {
                 summary: "`\"180,60\"`: privacy yaw and pitch, degrees")
         ) { o, v in o.configuration.privacyPose = try OptionValue.pose(v, "--privacy") },
         DockdOption(
+            "--on-exit", "PRESET", .pipeline,
+            help: [
+                "where the head goes when dockd stops: stay (default: stops where it is), home, or",
+                "privacy (turned away; a second Ctrl-C or SIGTERM stops it at once)",
+            ],
+            key: .init(
+                section: "tracking", name: "on_exit", kind: .value, summary: "`stay`, `home` or `privacy`")
+        ) { o, v in
+            o.configuration.parkOnExit =
+                v == "stay"
+                ? nil : try OptionValue.choice(v, Preset.self, or: "--on-exit expects stay, home or privacy")
+        },
+        DockdOption(
             "--framing", "MODE", .pipeline,
             help: [
                 "where the subject sits: automatic (default), center, left or right",

@@ -149,6 +149,10 @@ public final class MotorController: Sendable {
         }
     }
 
+    /// Lets commands through again after `halt`, for one deliberate move at the end of a run
+    /// (parking at a preset), which halts again when it is done.
+    public func releaseHalt() { state.withLock { $0.haltedAt = nil } }
+
     /// When `halt` first stopped the motors.
     public var haltedAt: MonotonicInstant? { state.withLock { $0.haltedAt } }
 

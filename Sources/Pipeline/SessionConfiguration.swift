@@ -75,6 +75,8 @@ public struct SessionConfiguration: Sendable {
     public var framing = FramingConfiguration()
     /// The privacy preset (radians); nil = turned as far from the room as the limits allow, and down.
     public var privacyPose: Vector3D?
+    /// Where the head goes when the run ends (nil = it stops where it is).
+    package var parkOnExit: Preset?
     /// Where the chosen subject sits, and the part of the frame it is kept in (DockKit's
     /// framing mode and region of interest; normalized, origin upper left; nil = whole frame).
     public var framingMode = DockAccessory.FramingMode.automatic

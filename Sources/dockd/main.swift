@@ -110,6 +110,31 @@ if let notifier {
     stop.whenSet { _ in notifier.send("STOPPING=1") }
 }
 
+/// The calm move to a preset after the run (`--on-exit`); the motors were halted before it and
+/// are halted after it, and a second signal cuts it short.
+@MainActor func parkAtExit(_ preset: Preset) {
+    let signalsAtStop = stop.signalCount
+    events.event(
+        "parking", "going to the \(preset.rawValue) pose; a second Ctrl-C or SIGTERM stops the motors at once",
+        ["preset": preset.rawValue])
+    switch session.accessory.park(at: preset, timeout: 12, abort: { stop.signalCount > signalsAtStop }) {
+    case .arrived(let seconds, let pose):
+        let (yaw, pitch) = (pose.y * 180 / .pi, pose.x * 180 / .pi)
+        events.event(
+            "parked",
+            String(
+                format: "at the %@ pose (yaw %.1f°, pitch %.1f°) after %.1f s; motors stopped", preset.rawValue, yaw,
+                pitch, seconds),
+            ["preset": preset.rawValue, "seconds": seconds, "yaw_deg": yaw, "pitch_deg": pitch])
+    case .interrupted:
+        events.event("parking-stopped", "parking cut short by a second signal; motors stopped where they were")
+    case .timedOut:
+        events.event("parking-stopped", "the \(preset.rawValue) pose not reached in 12 s; motors stopped")
+    case .notMoved(let why):
+        events.event("parking-skipped", "not going to the \(preset.rawValue) pose: \(why)")
+    }
+}
+
 let statusLine = StatusLine()
 let summary: SessionSummary
 stop.running()
@@ -125,6 +150,9 @@ do {
 notifier?.send("STOPPING=1")
 stopServing()
 if !options.quiet { statusLine.finish() }
+if let preset = options.configuration.parkOnExit {
+    parkAtExit(preset)
+}
 if let name = stop.signalReceived {
     let delay = summary.motorStopDelay.map { String(format: " %.0f ms after the signal", $0 * 1000) } ?? ""
     var fields: [String: Any] = ["signal": name]

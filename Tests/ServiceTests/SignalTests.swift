@@ -45,4 +45,38 @@ import Testing
         #expect(result.status == 0)
         #expect(result.stderr.contains("stopped by SIGTERM while starting; nothing had moved"), "\(result.stderr)")
     }
+
+    /// `--on-exit privacy`: after the motors stop for the signal, one calm move to the privacy
+    /// pose; a second signal during that move stops the motors where they are.
+    @Test func onExitTheHeadParksAndASecondSignalCutsItShort() throws {
+        let parked = try ProcessRunner.run(
+            "dockd", ["--demo", "--quiet", "--on-exit", "privacy", "--privacy", "30,10"], readyText: "track rate"
+        ) { process in
+            Thread.sleep(forTimeInterval: 1)
+            kill(process.processIdentifier, SIGTERM)
+        }
+        #expect(parked.status == 0 && parked.stdout.contains("motors at exit: stopped"))
+        let line = parked.stderr.split(separator: "\n").first { $0.contains("at the privacy pose") } ?? ""
+        // "… at the privacy pose (yaw 30.2°, pitch 10.1°) after 0.8 s; …"
+        func degrees(after word: String) -> Double? {
+            line.components(separatedBy: word + " ").dropFirst().first.flatMap { Double($0.prefix { $0 != "°" }) }
+        }
+        let (yaw, pitch) = (degrees(after: "yaw"), degrees(after: "pitch"))
+        #expect(yaw.map { abs($0 - 30) < 0.5 } == true && pitch.map { abs($0 - 10) < 0.5 } == true, "\(parked.stderr)")
+
+        var secondAt = Date()
+        let cut = try ProcessRunner.run(
+            "dockd", ["--demo", "--quiet", "--on-exit", "privacy"], readyText: "track rate"
+        ) {
+            process in
+            Thread.sleep(forTimeInterval: 1)
+            kill(process.processIdentifier, SIGTERM)
+            Thread.sleep(forTimeInterval: 0.5)  // on its way to a pose far off
+            secondAt = Date()
+            kill(process.processIdentifier, SIGTERM)
+        }
+        #expect(cut.status == 0)
+        #expect(cut.stderr.contains("parking cut short by a second signal"), "\(cut.stderr)")
+        #expect(Date().timeIntervalSince(secondAt) < 2)
+    }
 }

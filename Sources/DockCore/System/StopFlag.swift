@@ -4,6 +4,7 @@ import Synchronization
 /// Set from a signal handler (or a test) to end a run at the next frame.
 public final class StopFlag: Sendable {
     private let flag = Atomic<Bool>(false)
+    private let signalTally = Atomic<Int>(0)
     private let signalName = Protected<String?>(nil)
     private let setTime = Protected<MonotonicInstant?>(nil)
     /// While set, a signal ends the process at once with this line on stderr (see `exitOnSignalDuringStartup`).
@@ -16,6 +17,8 @@ public final class StopFlag: Sendable {
 
     public var isSet: Bool { flag.load(ordering: .acquiring) }
     public var signalReceived: String? { signalName.withLock { $0 } }
+    /// How many SIGINTs and SIGTERMs have come (a second one cuts short what a stop still does).
+    public var signalCount: Int { signalTally.load(ordering: .acquiring) }
 
     /// When it was first set, on the system's monotonic clock.
     public var setAt: MonotonicInstant? { setTime.withLock { $0 } }
@@ -67,6 +70,7 @@ public final class StopFlag: Sendable {
                 var number: Int32 = 0
                 guard sigwait(&mask, &number) == 0 else { continue }
                 let name = number == SIGINT ? "SIGINT" : "SIGTERM"
+                signalTally.add(1, ordering: .releasing)
                 // Checked and acted on under the lock, so `running()` cannot slip in between.
                 startupExit.withLock { prefix in
                     guard let prefix else { return }
