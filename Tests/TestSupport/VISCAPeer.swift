@@ -9,10 +9,7 @@ import Motion
 public final class VISCACamera: @unchecked Sendable {
     private let lock = NSLock()
     private var decoder = VISCADecoder()
-    private var dynamics = GimbalDynamics(
-        model: GimbalModel(
-            maximumSpeed: 4, maximumAcceleration: 30, latency: 0,
-            yawRange: -3...3, pitchRange: -1.6...1.6))
+    private var dynamics: GimbalDynamics
     private let start = SystemMonotonicClock().now
     let model: VISCAModel
     private var bufferFull = 0
@@ -30,7 +27,13 @@ public final class VISCACamera: @unchecked Sendable {
         set { lock.withLock { isMuted = newValue } }
     }
 
-    public init(model: VISCAModel = VISCAModel()) { self.model = model }
+    /// `latency`: seconds from a command's arrival to the head acting on it.
+    public init(model: VISCAModel = VISCAModel(), latency: Double = 0) {
+        self.model = model
+        dynamics = GimbalDynamics(
+            model: GimbalModel(
+                maximumSpeed: 4, maximumAcceleration: 30, latency: latency, yawRange: -3...3, pitchRange: -1.6...1.6))
+    }
 
     private var now: MonotonicInstant {
         MonotonicInstant(nanoseconds: SystemMonotonicClock().now.nanoseconds - start.nanoseconds)
