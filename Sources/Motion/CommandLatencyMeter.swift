@@ -67,8 +67,9 @@ public struct CommandLatencyMeter: Sendable {
         if elapsed > settings.giveUpAfter {
             pending = nil
         } else if elapsed > 0, max(abs(moved.x), abs(moved.y), abs(moved.z)) > settings.moveThreshold {
-            Self.remember(
-                Self.delay(start.commands, moved: moved, at: state.time), in: &samples, keeping: settings.samplesKept)
+            if let delay = Self.delay(start.commands, moved: moved, at: state.time) {
+                Self.remember(delay, in: &samples, keeping: settings.samplesKept)
+            }
             pending = nil
         }
     }
@@ -101,10 +102,11 @@ public struct CommandLatencyMeter: Sendable {
 
     /// The delay at which `commands` (each in force until the next) add up to `moved` by
     /// `time`, on the axis that moved most: the head covered exactly the distance they asked
-    /// for up to `time − delay`.
+    /// for up to `time − delay`. Nil when it moved further than they asked (something else
+    /// moved it): that start says nothing about the latency.
     static func delay(
         _ commands: [(time: MonotonicInstant, velocity: Vector3D)], moved: Vector3D, at time: MonotonicInstant
-    ) -> Double {
+    ) -> Double? {
         let axis: KeyPath<Vector3D, Double> =
             abs(moved.y) >= max(abs(moved.x), abs(moved.z)) ? \.y : abs(moved.x) >= abs(moved.z) ? \.x : \.z
         let distance = abs(moved[keyPath: axis])
@@ -119,7 +121,7 @@ public struct CommandLatencyMeter: Sendable {
             }
             covered += speed * span
         }
-        return 0  // moved further than asked: no measurable delay
+        return nil
     }
 
     private static func median(_ values: [Double]) -> Double? {

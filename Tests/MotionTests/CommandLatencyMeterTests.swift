@@ -103,4 +103,21 @@ private final class MisdeclaredHead: MotorBackend {
         }
         #expect(meter.samples.isEmpty && meter.estimate == nil)
     }
+
+    /// A head pushed further than its commands could take it (by hand, or still coasting from
+    /// an earlier move) gives no sample, rather than a latency of zero.
+    @Test func aHeadMovedFurtherThanAskedGivesNoSample() {
+        var meter = CommandLatencyMeter()
+        let at = { (t: Double) in MonotonicInstant(seconds: t) }
+        meter.reported(MotionState(angularPositions: Vector3D(), angularVelocities: Vector3D(), time: at(0.9)))
+        meter.sent(Vector3D(x: 0, y: 0.1, z: 0), at: at(1.0))
+        // 0.1 rad/s for 0.05 s is 0.005 rad; it moved 0.05.
+        meter.reported(
+            MotionState(angularPositions: Vector3D(x: 0, y: 0.05, z: 0), angularVelocities: Vector3D(), time: at(1.05)))
+        #expect(meter.samples.isEmpty)
+        #expect(
+            CommandLatencyMeter.delay(
+                [(at(1.0), Vector3D(x: 0, y: 0.1, z: 0))], moved: Vector3D(x: 0, y: 0.002, z: 0), at: at(1.05)
+            ).map { abs($0 - 0.03) < 1e-9 } == true)
+    }
 }
