@@ -1,16 +1,35 @@
 import CVision
 import DockCore
 
-/// The camera's own picture behind a raw (YUYV, RGB, gray) frame converted small for detection:
-/// a copy of the driver's buffer, kept only when a consumer of full-size pictures asks for it
-/// (the virtual camera, a second look). A region is converted straight from it at the scale
-/// asked, so nothing is converted at full size that is not shown. Planar layouts (NV12, I420)
-/// have no region access here and give nil; the caller falls back to the small frame.
+/// The camera's own picture behind a raw (YUYV, RGB, gray) frame converted small for detection,
+/// kept when a consumer of full-size pictures asks for it (the virtual camera, a second look):
+/// read in place from the driver's buffer, which the frame leases, or, when too few buffers
+/// would be left to the driver, from a copy. A region is converted straight from it at the
+/// scale asked, so nothing is converted at full size that is not shown. Planar layouts (NV12,
+/// I420) have no region access here and give nil; the caller falls back to the small frame.
 public final class RawFrameDetail: FrameDetail {
-    public let bytes: [UInt8]
-    public let fullSize: PixelSize
-    let layout: Int32
-    let stride: Int
+    /// How the bytes are laid out.
+    struct Picture {
+        let layout: Int32
+        let fullSize: PixelSize
+        let stride: Int
+    }
+
+    private enum Storage {
+        case leased(BufferLease)
+        case copied([UInt8])
+    }
+
+    private let storage: Storage
+    public var fullSize: PixelSize { picture.fullSize }
+    private let picture: Picture
+    private var layout: Int32 { picture.layout }
+    private var stride: Int { picture.stride }
+
+    /// Whether the picture is read from the driver's buffer rather than a copy.
+    public var isLeased: Bool {
+        if case .leased = storage { true } else { false }
+    }
 
     /// Bytes per pixel of the packed layouts a region can be cut from.
     private var pixelBytes: Int? {
@@ -22,11 +41,21 @@ public final class RawFrameDetail: FrameDetail {
         }
     }
 
-    init(copying buffer: UnsafeRawBufferPointer, layout: Int32, fullSize: PixelSize, stride: Int) {
-        bytes = [UInt8](buffer)
-        self.layout = layout
-        self.fullSize = fullSize
-        self.stride = stride
+    init(leasing lease: BufferLease, _ picture: Picture) {
+        storage = .leased(lease)
+        self.picture = picture
+    }
+
+    init(copying buffer: UnsafeRawBufferPointer, _ picture: Picture) {
+        storage = .copied([UInt8](buffer))
+        self.picture = picture
+    }
+
+    private func withBytes<R>(_ body: (UnsafeRawBufferPointer) -> R) -> R {
+        switch storage {
+        case .leased(let lease): body(lease.bytes)
+        case .copied(let bytes): bytes.withUnsafeBytes(body)
+        }
     }
 
     public func region(_ rect: PixelRect, scale: Int, format: PixelFormat) -> Frame? {
@@ -48,11 +77,13 @@ public final class RawFrameDetail: FrameDetail {
         let rowBytes = frame.bytesPerRow
         let offset = y0 * stride + x0 * pixelBytes
         // The rows it reads end before the buffer does; the shim checks whole rows of `stride`.
-        guard offset + (h - 1) * stride + w * pixelBytes <= bytes.count else { return nil }
-        let status = bytes.withUnsafeBufferPointer { input in
-            frame.pixels.withUnsafeMutableBufferPointer { out in
+        let status = withBytes { input -> Int32 in
+            guard offset + (h - 1) * stride + w * pixelBytes <= input.count, let start = input.baseAddress else {
+                return -1
+            }
+            return frame.pixels.withUnsafeMutableBufferPointer { out in
                 cvision_convert_raw(
-                    layout, input.baseAddress! + offset, h * stride, Int32(w), Int32(h), stride,
+                    layout, start.assumingMemoryBound(to: UInt8.self) + offset, h * stride, Int32(w), Int32(h), stride,
                     cvision_view(
                         data: out.baseAddress, width: Int32(width), height: Int32(height),
                         channels: Int32(format.channels), stride: rowBytes))

@@ -70,6 +70,10 @@ extension Rig {
         request.decodeScale = .coarsest(
             keeping: configuration.detectorInputWidth, of: configuration.captureSize.width)
         request.keepDetail = true
+        // A raw frame's full picture stays in its driver buffer while frames use it (the one in
+        // detection, the newest waiting, the status page's, the virtual camera's), and two buffers
+        // always stay with the driver.
+        request.bufferCount = 6
         return request
     }
 

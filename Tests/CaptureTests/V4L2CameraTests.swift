@@ -72,6 +72,79 @@ import Testing
         #expect(detail.region(PixelRect(x: 30, y: 20, width: 8, height: 4), scale: 2, format: .bgr) == nil)
     }
 
+    /// 64×48 YUYV frames of one flat luma level each, so a picture shows which frame it came from.
+    static func flatFrames(_ levels: [UInt8]) -> [ScriptedVideoDevice.ScriptItem] {
+        levels.map { level in
+            .frame((0..<64 * 48).flatMap { _ in [level, 128] })
+        }
+    }
+
+    var leasingRequest: CaptureRequest {
+        var r = request
+        r.size = PixelSize(width: 64, height: 48)
+        r.pixelFormat = .gray
+        r.decodeScale = .half
+        r.keepDetail = true
+        r.bufferCount = 6
+        return r
+    }
+
+    static func fullLevel(_ frame: Frame?) -> UInt8? {
+        frame?.detail?.region(PixelRect(x: 8, y: 8, width: 4, height: 4), scale: 1, format: .gray)?.pixels[5]
+    }
+
+    /// A raw frame's full picture is read in place from the driver's buffer, not copied: the frame
+    /// leases that buffer, the driver fills the others meanwhile, and the buffer is queued again
+    /// once the frame is gone.
+    @Test func aRawFramesFullPictureIsLeasedFromTheDriversBuffer() throws {
+        let device = CameraFixtures.webcam()
+        device.append(Self.flatFrames([20, 30, 40, 50, 60, 70]))
+        let camera = try V4L2Camera(path: device.path, request: leasingRequest, system: device)
+        var first = try camera.nextFrame()
+        #expect((first?.detail as? RawFrameDetail)?.isLeased == true && camera.leasedBufferCount == 1)
+        for level: UInt8 in [30, 40, 50] {
+            #expect(Self.fullLevel(try camera.nextFrame()) == level)
+        }
+        #expect(Self.fullLevel(first) == 20, "the driver never fills a leased buffer")
+        first = nil
+        let held = try camera.nextFrame()
+        #expect(Self.fullLevel(held) == 60)
+        #expect(device.queuedBufferCount == 5, "every buffer but the one just leased is back with the driver")
+        #expect(camera.counters.detailCopies == 0)
+        _ = held
+    }
+
+    /// Frames held longer than the camera's rhythm lease buffers only while two stay with the
+    /// driver; later ones copy their picture, so capture never waits for a buffer.
+    @Test func framesHeldLongCopyTheirPictureOnceTwoBuffersAreLeftToTheDriver() throws {
+        let device = CameraFixtures.webcam()
+        let levels: [UInt8] = [10, 20, 30, 40, 50, 60, 70, 80]
+        device.append(Self.flatFrames(levels))
+        let camera = try V4L2Camera(path: device.path, request: leasingRequest, system: device)
+        var frames: [Frame] = []
+        for _ in levels { frames.append(try #require(try camera.nextFrame())) }
+        #expect(frames.map { Self.fullLevel($0) } == levels)
+        #expect(
+            frames.map { ($0.detail as? RawFrameDetail)?.isLeased } == [true, true, true, true] + [
+                false, false, false, false,
+            ])
+        #expect(camera.leasedBufferCount == 4 && camera.counters.detailCopies == 4)
+    }
+
+    /// Closing the camera while a frame still leases a buffer leaves that frame readable; the
+    /// mappings go with the last such frame.
+    @Test func aLeasedPictureOutlivesTheCameraAndIsUnmappedWithItsFrame() throws {
+        let device = CameraFixtures.webcam()
+        device.append(Self.flatFrames([90]))
+        let camera = try V4L2Camera(path: device.path, request: leasingRequest, system: device)
+        var frame = try camera.nextFrame()
+        camera.close()
+        #expect(camera.mappedBufferCount == 0 && device.openDescriptorCount == 0 && device.liveMappingCount == 6)
+        #expect(Self.fullLevel(frame) == 90)
+        frame = nil
+        #expect(device.liveMappingCount == 0)
+    }
+
     @Test func errorFlaggedBuffersAreDroppedAndCounted() throws {
         let device = CameraFixtures.webcam()
         let jpeg = try CameraFixtures.jpeg()

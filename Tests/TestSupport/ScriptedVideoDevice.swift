@@ -147,6 +147,8 @@ public final class ScriptedVideoDevice: VideoDeviceSystem, @unchecked Sendable {
 
     public var openDescriptorCount: Int { lock.withLock { openFDs.count } }
     public var liveMappingCount: Int { lock.withLock { mappings.count } }
+    /// Buffers queued for the driver to fill.
+    public var queuedBufferCount: Int { lock.withLock { queued.count } }
     public var isStreaming: Bool { lock.withLock { streaming } }
     public func value(of id: UInt32) -> Int64? { lock.withLock { values[id] } }
 

@@ -7,8 +7,8 @@ public struct CaptureRequest: Sendable, Hashable {
     public var frameRate = 30.0
     /// Decode at this fraction of the negotiated size (DCT scaling for MJPEG).
     public var decodeScale: DecodeScale = .full
-    /// Frames decoded smaller than the camera's picture keep its JPEG (or a copy of its raw
-    /// buffer), so that regions can be decoded in full when asked (`Frame.detail`).
+    /// Frames decoded smaller than the camera's picture keep its JPEG (or its raw buffer, leased
+    /// from the driver), so that regions can be decoded in full when asked (`Frame.detail`).
     public var keepDetail = false
     public var pixelFormat: PixelFormat = .bgr
     /// A stream that delivers nothing for this long is reported as stalled.

@@ -17,6 +17,9 @@ public struct CaptureCounters: Sendable, Hashable {
     public var sequenceGaps = 0
     /// Calls that returned EIO and were retried.
     public var ioErrors = 0
+    /// Raw frames whose full-size picture had to be copied out of the driver's buffer, because
+    /// leasing that buffer would have left the driver fewer than two to fill.
+    public var detailCopies = 0
 
     /// The undelivered frames by cause, in the pipeline's terms.
     public var sourceCounts: SourceCounts {
@@ -43,7 +46,7 @@ public final class V4L2Camera: FrameSource {
     public private(set) var counters = CaptureCounters()
     private let clock: any MonotonicClock
     private let decoder = JPEGDecoder()
-    private var buffers: [(address: UnsafeMutableRawPointer, length: Int)] = []
+    private var pool: CaptureBufferPool?
     private var streaming = false
     private var closed = false
     private var lastSequence: UInt32?
@@ -96,8 +99,16 @@ public final class V4L2Camera: FrameSource {
     public var droppedFrames: Int { counters.errorFrames + counters.corruptFrames }
     public var counts: SourceCounts { counters.sourceCounts }
 
-    /// Live mappings; zero once closed.
-    public var mappedBufferCount: Int { buffers.count }
+    /// The driver's buffers this camera still uses; zero once closed (frames that lease one keep
+    /// its mapping until they go).
+    public var mappedBufferCount: Int { pool?.count ?? 0 }
+
+    /// Buffers lent to frames for their full-size picture and not yet handed back.
+    public var leasedBufferCount: Int { pool?.leasedCount ?? 0 }
+
+    /// Driver buffers always left to the driver: one being filled and one ready, so leasing
+    /// never makes the camera wait.
+    static let buffersKeptByTheDriver = 2
 
     private func startStreaming() throws(CaptureError) {
         let system = device.system
@@ -108,12 +119,15 @@ public final class V4L2Camera: FrameSource {
         req.memory = V4L2_MEMORY_MMAP.rawValue
         if let e = system.call(fd, CV4L2_VIDIOC_REQBUFS, &req) { throw device.fail("VIDIOC_REQBUFS", e) }
         guard req.count > 0 else { throw .call(path: path, request: "VIDIOC_REQBUFS", .io) }
+        var mappings: [CaptureBufferPool.Mapping] = []
+        // Whatever was mapped is unmapped with the pool, also when a later call fails.
+        defer { pool = CaptureBufferPool(mappings: mappings, system: system) }
         for index in 0..<req.count {
             var buffer = Self.emptyBuffer()
             buffer.index = index
             if let e = system.call(fd, CV4L2_VIDIOC_QUERYBUF, &buffer) { throw device.fail("VIDIOC_QUERYBUF", e) }
             switch system.mmap(length: Int(buffer.length), fd: fd, offset: Int64(buffer.m.offset)) {
-            case .success(let address): buffers.append((address, Int(buffer.length)))
+            case .success(let address): mappings.append(.init(address: address, length: Int(buffer.length)))
             case .failure(let e): throw device.fail("mmap", e)
             }
             if let e = system.call(fd, CV4L2_VIDIOC_QBUF, &buffer) { throw device.fail("VIDIOC_QBUF", e) }
@@ -134,14 +148,15 @@ public final class V4L2Camera: FrameSource {
             _ = system.call(fd, CV4L2_VIDIOC_STREAMOFF, &type)
             streaming = false
         }
-        for buffer in buffers { system.munmap(buffer.address, length: buffer.length) }
-        if !buffers.isEmpty {
+        // Unmapped now unless a frame still leases a buffer; then with the last such frame.
+        let released = pool.map { $0.leasedCount == 0 } ?? false
+        pool = nil
+        if released {
             var req = v4l2_requestbuffers()
             req.type = V4L2_BUF_TYPE_VIDEO_CAPTURE.rawValue
             req.memory = V4L2_MEMORY_MMAP.rawValue
             _ = system.call(fd, CV4L2_VIDIOC_REQBUFS, &req)
         }
-        buffers.removeAll()
         device.close()
     }
 
@@ -164,18 +179,21 @@ public final class V4L2Camera: FrameSource {
             if clock.now.seconds(since: started) >= request.stallTimeout {
                 throw .stalled(path: path, seconds: request.stallTimeout)
             }
+            requeueReturnedBuffers()
             switch system.poll(fd, timeoutMilliseconds: 200) {
             case .hangUp: throw .disconnected(path: path)
             case .interrupted, .timedOut: continue
             case .readable: break
             }
             guard var buffer = try dequeueNewest() else { continue }
-            defer { requeue(&buffer) }
             let stamp = FrameStamp(sequence: UInt64(buffer.sequence), time: timestamp(of: buffer))
-            guard let frame = decode(buffer, stamp: stamp) else {
+            guard let (frame, leased) = decode(buffer, stamp: stamp) else {
+                requeue(&buffer)
                 counters.corruptFrames += 1
                 continue
             }
+            // A leased buffer goes back to the driver when its frame is gone.
+            if !leased { requeue(&buffer) }
             counters.delivered += 1
             return frame
         }
@@ -224,6 +242,16 @@ public final class V4L2Camera: FrameSource {
         return newest
     }
 
+    /// Queues again the buffers whose frames have let go of them.
+    private func requeueReturnedBuffers() {
+        guard let pool else { return }
+        for index in pool.takeReturned() {
+            var buffer = Self.emptyBuffer()
+            buffer.index = UInt32(index)
+            requeue(&buffer)
+        }
+    }
+
     private func requeue(_ buffer: inout v4l2_buffer) {
         _ = device.system.call(device.fd, CV4L2_VIDIOC_QBUF, &buffer)
     }
@@ -236,13 +264,17 @@ public final class V4L2Camera: FrameSource {
         return MonotonicInstant(nanoseconds: Int64(t.tv_sec) * 1_000_000_000 + Int64(t.tv_usec) * 1000)
     }
 
-    private func decode(_ buffer: v4l2_buffer, stamp: FrameStamp) -> Frame? {
-        let mapped = buffers[Int(buffer.index)]
+    /// The frame made from a dequeued buffer, and whether the frame now leases that buffer.
+    private func decode(_ buffer: v4l2_buffer, stamp: FrameStamp) -> (Frame, leased: Bool)? {
+        guard let pool else { return nil }
+        let mapped = pool.mappings[Int(buffer.index)]
         let used = min(Int(buffer.bytesused), mapped.length)
         if format.isJPEG {
-            return try? decoder.decode(
+            // The JPEG kept for regions is small: copied, so the buffer goes straight back.
+            let frame = try? decoder.decode(
                 UnsafeRawBufferPointer(start: mapped.address, count: used), scale: request.decodeScale,
                 format: request.pixelFormat, stamp: stamp, keepingDetail: request.keepDetail)
+            return frame.map { ($0, false) }
         }
         let layout: Int32 =
             switch format {
@@ -265,12 +297,15 @@ public final class V4L2Camera: FrameSource {
                     channels: Int32(request.pixelFormat.channels), stride: rowBytes))
         }
         guard status == 0 else { return nil }
-        if request.keepDetail && out != captureSize {
-            frame.detail = RawFrameDetail(
-                copying: UnsafeRawBufferPointer(start: mapped.address, count: used), layout: layout,
-                fullSize: captureSize, stride: stride)
+        guard request.keepDetail && out != captureSize else { return (frame, false) }
+        let picture = RawFrameDetail.Picture(layout: layout, fullSize: captureSize, stride: stride)
+        if pool.count - pool.leasedCount - 1 >= Self.buffersKeptByTheDriver {
+            frame.detail = RawFrameDetail(leasing: pool.lease(Int(buffer.index), count: used), picture)
+            return (frame, true)
         }
-        return frame
+        counters.detailCopies += 1
+        frame.detail = RawFrameDetail(copying: UnsafeRawBufferPointer(start: mapped.address, count: used), picture)
+        return (frame, false)
     }
 
     static func emptyBuffer() -> v4l2_buffer {
