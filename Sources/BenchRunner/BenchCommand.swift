@@ -18,6 +18,8 @@ public struct BenchCommand {
     public var laws: [ControlLawChoice] = [.dock, .pid]
     /// Also run each scene on a fixed wide camera framed digitally (`--laws …,digital`).
     public var digitalFraming = false
+    /// Also run each scene with the head and a crop of its camera's picture (`--laws …,dock+crop`).
+    public var headAndCrop = false
     public var reportDirectory: String?
     public var writeVideos = false
     public var peer = false
@@ -37,7 +39,8 @@ public struct BenchCommand {
         Each scene (docs/scenes.md; `dockctl scenes DIR` writes the generated suite) runs through the
         virtual camera, detectors, tracker, feeder, control law and simulated gimbal, once per control
         law (dock = OpenDock's, pid = obs-face-tracker's; digital = no gimbal, a fixed 90° camera whose
-        picture is a crop following the subject, measured on the crop), against its ground truth:
+        picture is a crop following the subject, measured on the crop; dock+crop = the head and a crop
+        of its camera's picture together), against its ground truth:
         centring error, share in view, time to acquire, step settle and overshoot, reversals and motor
         starts per minute, re-acquisition after occlusion, speaker choice and switch latency, false and
         identity switches, track-rate compliance, per-stage latency, drops, CPU and peak memory.
@@ -84,14 +87,20 @@ public struct BenchCommand {
                         digitalFraming = true
                         continue
                     }
+                    if name == "dock+crop" {
+                        headAndCrop = true
+                        continue
+                    }
                     guard let law = ControlLawChoice(rawValue: String(name)) else {
                         throw UsageError(
-                            "--laws: unknown law '\(name)' (choose from \(ControlLawChoice.allCases.map(\.rawValue).joined(separator: ", ")), digital)"
+                            "--laws: unknown law '\(name)' (choose from \(ControlLawChoice.allCases.map(\.rawValue).joined(separator: ", ")), digital, dock+crop)"
                         )
                     }
                     if !chosen.contains(law) { chosen.append(law) }
                 }
-                guard !chosen.isEmpty || digitalFraming else { throw UsageError("--laws needs at least one law") }
+                guard !chosen.isEmpty || digitalFraming || headAndCrop else {
+                    throw UsageError("--laws needs at least one law")
+                }
                 laws = chosen
             case "--no-audio": passThrough.append(argument)
             case "--frames", "--detector", "--detect-width", "--bodies", "--track-objects", "--threads", "--models",

@@ -89,10 +89,10 @@ public struct BenchReport: Sendable {
             "cpu_pct": wall > 0 ? 100 * cpu / wall : nil,
             "peak_rss_mb": runs.map(\.peakResidentBytes).max().map { $0 / 1_048_576 },
         ].merging(cropOverall(runs)) { a, _ in a }
-        let digital = runs.allSatisfy { $0.digitalFraming != nil }
+        let fixed = runs.allSatisfy(\.fixedCamera)
         return first.figures.map { figure in
             var f = figure
-            f.value = digital && SceneRun.gimbalKeys.contains(figure.key) ? nil : values[figure.key] ?? nil
+            f.value = fixed && SceneRun.gimbalKeys.contains(figure.key) ? nil : values[figure.key] ?? nil
             return f
         }
     }

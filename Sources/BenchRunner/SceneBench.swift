@@ -52,29 +52,31 @@ extension BenchCommand {
                 }
             }
         }
-        let rigs = laws.map { ($0, false) } + (digitalFraming ? [(ControlLawChoice.dock, true)] : [])
+        let rigs: [(law: ControlLawChoice, framing: SceneRun.Framing)] =
+            laws.map { ($0, .motors) } + (digitalFraming ? [(.dock, .fixedCrop)] : [])
+            + (headAndCrop ? [(.dock, .motorsAndCrop)] : [])
         let bar = ProgressBar(total: scenes.count * rigs.count, enabled: showProgress)
         var runs: [SceneRun] = []
         for scene in scenes {
-            for (law, digital) in rigs {
+            for (law, framing) in rigs {
                 // A fixed camera is rendered inside a generated world; a recording is a camera already.
-                if digital, case .video = scene.world {
+                if framing == .fixedCrop, case .video = scene.world {
                     bar.finish(
                         "\(scene.name): no digital run (a recording is its own camera; digital framing runs on generated scenes)"
                     )
                     continue
                 }
-                let name = digital ? "digital" : law.rawValue
+                let name = framing.name(for: law)
                 let label = "\(scene.name) (\(name))"
                 let video = writeVideos ? reportDirectory.map { "\($0)/videos/\(scene.name)-\(name).avi" } : nil
                 let done = runs.count
                 let run = try SceneRun.run(
-                    scene, base: configuration, law: law, digital: digital, outputVideo: video
+                    scene, base: configuration, law: law, framing: framing, outputVideo: video
                 ) { fraction in
                     bar.show(done: done, fraction: fraction, label: label)
                 }
                 if done == 0, let fallback = run.detectorFallback { progress(fallback) }
-                if law == rigs[0].0 && digital == rigs[0].1, let note = run.audioNote {
+                if law == rigs[0].law && framing == rigs[0].framing, let note = run.audioNote {
                     bar.finish("\(scene.name): \(note)")
                 }
                 bar.finish(

@@ -33,13 +33,31 @@ public struct SceneRun: Sendable {
     public let audioNote: String?
     /// A digitally framed run's figures, measured on the crop (nil for a gimbal's run).
     public let digitalFraming: DigitalFramingEvaluation?
+    public let framing: Framing
+    /// A fixed camera's run, which has no head and so none of the head's figures.
+    public var fixedCamera: Bool { framing == .fixedCrop }
+
+    /// What frames the subject: the head alone, a crop of a fixed wide camera's picture, or the
+    /// head with a crop of its camera's picture (the motors for large moves, the crop for fine).
+    public enum Framing: Sendable, CaseIterable {
+        case motors, fixedCrop, motorsAndCrop
+
+        /// The run's name in reports: the law's, "digital", or the law's with "+crop".
+        public func name(for law: ControlLawChoice) -> String {
+            switch self {
+            case .motors: law.rawValue
+            case .fixedCrop: "digital"
+            case .motorsAndCrop: law.rawValue + "+crop"
+            }
+        }
+    }
 
     /// The fixed camera a digitally framed run looks through: a wide webcam's field of view.
     static let fixedCameraFieldOfView = 90.0
 
     /// Runs the real pipeline on the scene; `outputVideo` also writes the annotated view.
     public static func run(
-        _ scene: BenchScene, base: SessionConfiguration, law: ControlLawChoice, digital: Bool = false,
+        _ scene: BenchScene, base: SessionConfiguration, law: ControlLawChoice, framing: Framing = .motors,
         outputVideo: String? = nil, stop: StopFlag = StopFlag(),
         progress: ((Double) -> Void)? = nil
     ) throws(SessionError) -> SceneRun {
@@ -47,9 +65,13 @@ public struct SceneRun: Sendable {
         configuration.controlLaw = law
         configuration.realTime = false
         configuration.outputVideo = outputVideo
-        if digital {
+        switch framing {
+        case .motors: break
+        case .fixedCrop:
             configuration.gimbal = .dryRun
             configuration.viewFieldOfView = Self.fixedCameraFieldOfView
+            configuration.digitalFraming = configuration.digitalFraming ?? CropFollower.Settings()
+        case .motorsAndCrop:
             configuration.digitalFraming = configuration.digitalFraming ?? CropFollower.Settings()
         }
         let session = try Pipeline(simulating: configuration, initialPose: scene.initialPose)
@@ -62,16 +84,17 @@ public struct SceneRun: Sendable {
         let settings = SceneEvaluationSettings(
             viewWidth: Double(camera.width), viewHeight: Double(camera.height), focalLength: focal,
             primaryID: scene.primaryID, steps: scene.steps)
-        let framing = configuration.digitalFraming.map {
+        let crop = configuration.digitalFraming.map {
             DigitalFramingEvaluation(
                 samples: summary.frameSamples, primaryID: scene.primaryID, focalLength: focal,
                 outputWidth: Double(camera.width), eyeLine: $0.eyeLine)
         }
         return SceneRun(
-            scene: scene.name, law: digital ? "digital" : law.rawValue, summary: summary,
+            scene: scene.name, law: framing.name(for: law), summary: summary,
             evaluation: SceneEvaluation(samples: summary.frameSamples, settings: settings),
             peakResidentBytes: ProcessResources.peakResidentBytes(), trackRate: configuration.trackRate,
-            detectorFallback: session.detectorFallback, audioNote: session.audioNote, digitalFraming: framing)
+            detectorFallback: session.detectorFallback, audioNote: session.audioNote, digitalFraming: crop,
+            framing: framing)
     }
 
     /// Calls of `track` made against those the feeder's rate asks for over the media time.
@@ -151,7 +174,7 @@ public struct SceneRun: Sendable {
             BenchFigure(key: "peak_rss_mb", label: "peak RSS MB", value: peakResidentBytes / 1_048_576, format: "%.0f"),
         ].map { figure in
             var f = figure
-            if f.value?.isNaN == true || (digitalFraming != nil && Self.gimbalKeys.contains(f.key)) { f.value = nil }
+            if f.value?.isNaN == true || (fixedCamera && Self.gimbalKeys.contains(f.key)) { f.value = nil }
             return f
         } + Self.cropFigures(digitalFraming)
     }

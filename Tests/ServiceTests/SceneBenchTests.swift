@@ -56,6 +56,28 @@ import Testing
         #expect((run.evaluation.loop.inViewShare ?? 0) > 0.95)
     }
 
+    /// The head and a crop of its camera's picture frame together: the head's figures are the
+    /// head alone's, the crop adds its own and holds still on a still subject. A fixed camera's
+    /// run has the crop's figures and none of the head's.
+    @Test func theHeadAndACropFrameTogether() throws {
+        var c = base
+        c.maximumFrames = 150
+        let still = try scene("still")
+        let head = try SceneRun.run(still, base: c, law: .dock)
+        let both = try SceneRun.run(still, base: c, law: .dock, framing: .motorsAndCrop)
+        let fixed = try SceneRun.run(still, base: c, law: .dock, framing: .fixedCrop)
+        func value(_ run: SceneRun, _ key: String) -> Double? { run.figures.first { $0.key == key }?.value }
+        #expect(both.law == "dock+crop" && fixed.law == "digital")
+        #expect(value(both, "centering_rms_deg") == value(head, "centering_rms_deg"), "the crop never moves the head")
+        let crop = try #require(both.digitalFraming)
+        #expect(crop.inViewShare == 1 && (crop.stillJitterRMS ?? .infinity) <= 0.5)
+        #expect((value(both, "zoom_changes_per_min") ?? 0) > 0, "it zooms onto the person")
+        #expect(value(fixed, "centering_rms_deg") == nil && value(fixed, "crop_centring_rms_deg") != nil)
+        #expect(value(head, "crop_centring_rms_deg") == nil)
+        #expect(try BenchCommand(arguments: ["--laws", "dock+crop"]).headAndCrop)
+        #expect(throws: UsageError.self) { try BenchCommand(arguments: ["--laws", "pid+crop"]) }
+    }
+
     @Test func reportHasTablesJSONTracesAndPlots() throws {
         let directory = Fixtures.temporaryDirectory("bench-report")
         let command = try BenchCommand(arguments: [
