@@ -33,6 +33,7 @@ public struct SceneRun: Sendable {
     public let audioNote: String?
     /// A digitally framed run's figures, measured on the crop (nil for a gimbal's run).
     public let digitalFraming: DigitalFramingEvaluation?
+    /// How this run framed its subject.
     public let framing: Framing
     /// A fixed camera's run, which has no head and so none of the head's figures.
     public var fixedCamera: Bool { framing == .fixedCrop }

@@ -30,6 +30,9 @@ final class CaptureBufferPool: @unchecked Sendable {
     /// Buffers out on lease, not yet handed back.
     var leasedCount: Int { lock.withLock { leased.count } }
 
+    /// Buffers the driver cannot fill: out on lease, or handed back and not yet queued again.
+    var awayFromTheDriver: Int { lock.withLock { leased.count + returned.count } }
+
     /// Leases buffer `index`, which the camera has dequeued, for its first `count` bytes.
     func lease(_ index: Int, count: Int) -> BufferLease {
         lock.withLock { _ = leased.insert(index) }

@@ -299,7 +299,8 @@ public final class V4L2Camera: FrameSource {
         guard status == 0 else { return nil }
         guard request.keepDetail && out != captureSize else { return (frame, false) }
         let picture = RawFrameDetail.Picture(layout: layout, fullSize: captureSize, stride: stride)
-        if pool.count - pool.leasedCount - 1 >= Self.buffersKeptByTheDriver {
+        // Less this buffer, which is out of the driver's queue now.
+        if pool.count - pool.awayFromTheDriver - 1 >= Self.buffersKeptByTheDriver {
             frame.detail = RawFrameDetail(leasing: pool.lease(Int(buffer.index), count: used), picture)
             return (frame, true)
         }
