@@ -145,6 +145,18 @@ import Testing
         #expect(device.liveMappingCount == 0)
     }
 
+    /// A reconnecting camera sums its connections' counters: every counter, so a new one cannot
+    /// be left out of the sum.
+    @Test func countersAddUpEveryField() {
+        var one = CaptureCounters()
+        (one.delivered, one.skippedForNewer, one.errorFrames, one.corruptFrames) = (1, 1, 1, 1)
+        (one.sequenceGaps, one.ioErrors, one.detailCopies) = (1, 1, 1)
+        var sum = one
+        sum.add(one)
+        let fields = Mirror(reflecting: sum).children
+        #expect(fields.count == 7 && fields.allSatisfy { $0.value as? Int == 2 })
+    }
+
     @Test func errorFlaggedBuffersAreDroppedAndCounted() throws {
         let device = CameraFixtures.webcam()
         let jpeg = try CameraFixtures.jpeg()

@@ -65,14 +65,7 @@ public final class ReconnectingCamera: FrameSource {
     /// Counters summed over every connection.
     public var counters: CaptureCounters {
         var total = retired
-        if let c = camera?.counters {
-            total.delivered += c.delivered
-            total.skippedForNewer += c.skippedForNewer
-            total.errorFrames += c.errorFrames
-            total.corruptFrames += c.corruptFrames
-            total.sequenceGaps += c.sequenceGaps
-            total.ioErrors += c.ioErrors
-        }
+        if let c = camera?.counters { total.add(c) }
         return total
     }
 

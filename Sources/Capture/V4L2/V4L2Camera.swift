@@ -21,6 +21,19 @@ public struct CaptureCounters: Sendable, Hashable {
     /// leasing that buffer would have left the driver fewer than two to fill.
     public var detailCopies = 0
 
+    public init() {}
+
+    /// Adds another connection's counts (a camera that came back counts on).
+    public mutating func add(_ other: CaptureCounters) {
+        delivered += other.delivered
+        skippedForNewer += other.skippedForNewer
+        errorFrames += other.errorFrames
+        corruptFrames += other.corruptFrames
+        sequenceGaps += other.sequenceGaps
+        ioErrors += other.ioErrors
+        detailCopies += other.detailCopies
+    }
+
     /// The undelivered frames by cause, in the pipeline's terms.
     public var sourceCounts: SourceCounts {
         SourceCounts(
