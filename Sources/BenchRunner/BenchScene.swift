@@ -161,7 +161,7 @@ public struct BenchScene: Sendable {
                 truthFields, frameCount: frames, size: probe.size, frameRate: probe.nominalFrameRate)
             return (.video(path: video, truth: truth), duration, worldSize)
         case (false, true):
-            var generated = try readGenerated(try worldFields.object("generated")!)
+            var generated = try readGenerated(try worldFields.object("generated")!, resolve: resolve)
             if let fieldOfView { generated.worldHorizontalFieldOfView = fieldOfView }
             for key in ["people", "speech"] where truthFields?.has(key) == true {
                 throw truthFields!.error(
@@ -206,7 +206,7 @@ public struct BenchScene: Sendable {
         try gimbal.finish()
     }
 
-    private static func spans(_ fields: JSONFields, _ key: String, within limit: Double) throws(JSONFieldError)
+    static func spans(_ fields: JSONFields, _ key: String, within limit: Double) throws(JSONFieldError)
         -> [TimeSpan]
     {
         var out: [TimeSpan] = []
@@ -221,7 +221,9 @@ public struct BenchScene: Sendable {
         return out
     }
 
-    static func readGenerated(_ fields: JSONFields) throws(JSONFieldError) -> SceneConfiguration {
+    static func readGenerated(_ fields: JSONFields, resolve: (String) -> String = { $0 }) throws(JSONFieldError)
+        -> SceneConfiguration
+    {
         var c = SceneConfiguration()
         let width = try fields.integer("width", in: 320...8000) ?? c.worldSize.width
         let height = try fields.integer("height", in: 240...4000) ?? c.worldSize.height
@@ -256,13 +258,15 @@ public struct BenchScene: Sendable {
                     let script = SceneScript(
                         keyframes: rows.map { .init(time: $0[0], yaw: $0[1], pitch: $0.count > 2 ? $0[2] : 0) })
                     let end = max(script.duration, c.duration ?? 0)
-                    let person = ScenePerson(
+                    var person = ScenePerson(
                         id: id, script: script, faceHeight: try p.number("face_height_px", in: 8...600) ?? 120,
                         mirrored: try p.bool("mirrored") ?? false,
                         brightness: try p.number("brightness", in: 0.2...2) ?? 1,
                         turnedAway: try spans(p, "turned_away", within: end),
                         speaking: try spans(p, "speaking", within: end),
                         talking: try p.bool("talking") ?? false)
+                    person.distance = try p.number("distance_m", in: 0.3...30) ?? person.distance
+                    person.mouthHeight = try p.number("mouth_height_m", in: 0.3...2.5) ?? person.mouthHeight
                     return person
                 }), !people.isEmpty
         else { throw fields.error("people", "is required: at least one person") }
@@ -287,6 +291,13 @@ public struct BenchScene: Sendable {
         c.jpegQuality = try fields.integer("jpeg_quality", in: 1...100)
         c.noiseSigma = try fields.number("noise_sigma", in: 0...50) ?? 0
         c.seed = UInt64(try fields.integer("seed", in: 0...Int(Int32.max)) ?? 1)
+        if let recorded = try fields.object("recorded_speech") {
+            c.recordedSpeech = try readRecordedSpeech(recorded, people: &c.people, resolve: resolve)
+        }
+        if let room = try fields.object("room") {
+            c.room = try readRoom(room, people: c.people, duration: c.resolvedDuration)
+        }
+        try fields.finish()
         return c
     }
 

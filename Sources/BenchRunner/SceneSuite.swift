@@ -265,7 +265,7 @@ public enum SceneSuite {
                     ],
                     duration: 11)
             ),
-        ]
+        ] + roomScenes
     }
 
     public static func text(_ json: [String: Any]) -> String {

@@ -47,3 +47,49 @@ extern "C" int32_t cvision_gcc_phat(const float *a, const float *b, int32_t coun
         return CVISION_OK;
     });
 }
+
+// Linear convolution by one DFT of the whole signal: a room's impulse response is tens of
+// thousands of taps long, far too many to apply sample by sample.
+extern "C" int32_t cvision_convolve(const float *x, int32_t count, const float *h, int32_t taps, float *y) {
+    return guarded("convolve", CVISION_ERROR, [&] {
+        if (!x || !h || !y || count < 1 || taps < 1) throw std::invalid_argument("need a signal and a response");
+        int n = cv::getOptimalDFTSize(count + taps - 1);
+        cv::Mat tx = cv::Mat::zeros(1, n, CV_32F), th = cv::Mat::zeros(1, n, CV_32F);
+        std::copy(x, x + count, tx.ptr<float>());
+        std::copy(h, h + taps, th.ptr<float>());
+        cv::Mat fx, fh, product, out;
+        cv::dft(tx, fx, cv::DFT_COMPLEX_OUTPUT);
+        cv::dft(th, fh, cv::DFT_COMPLEX_OUTPUT);
+        cv::mulSpectrums(fx, fh, product, 0, false);
+        cv::idft(product, out, cv::DFT_REAL_OUTPUT | cv::DFT_SCALE);
+        std::copy(out.ptr<float>(), out.ptr<float>() + count, y);
+        return CVISION_OK;
+    });
+}
+
+// The Hann-windowed spectra of two channels and their cross-spectrum A·conj(B), bins 0…size/2.
+extern "C" int32_t cvision_stereo_spectrum(const float *a, const float *b, int32_t count, int32_t size,
+                                           float *power_a, float *power_b, float *cross_re, float *cross_im) {
+    return guarded("stereo_spectrum", CVISION_ERROR, [&] {
+        if (!a || !b || !power_a || !power_b || !cross_re || !cross_im || count < 8 || size < count)
+            throw std::invalid_argument("need two buffers of at least 8 samples and a size at least as long");
+        cv::Mat ta = cv::Mat::zeros(1, size, CV_32F), tb = cv::Mat::zeros(1, size, CV_32F);
+        float *pa = ta.ptr<float>(), *pb = tb.ptr<float>();
+        for (int i = 0; i < count; ++i) {
+            float w = 0.5f - 0.5f * std::cos(2.0f * float(M_PI) * float(i) / float(count - 1));
+            pa[i] = a[i] * w;
+            pb[i] = b[i] * w;
+        }
+        cv::Mat fa, fb;
+        cv::dft(ta, fa, cv::DFT_COMPLEX_OUTPUT);
+        cv::dft(tb, fb, cv::DFT_COMPLEX_OUTPUT);
+        const auto *sa = fa.ptr<cv::Vec2f>(), *sb = fb.ptr<cv::Vec2f>();
+        for (int k = 0; k <= size / 2; ++k) {
+            power_a[k] = sa[k][0] * sa[k][0] + sa[k][1] * sa[k][1];
+            power_b[k] = sb[k][0] * sb[k][0] + sb[k][1] * sb[k][1];
+            cross_re[k] = sa[k][0] * sb[k][0] + sa[k][1] * sb[k][1];
+            cross_im[k] = sa[k][1] * sb[k][0] - sa[k][0] * sb[k][1];
+        }
+        return CVISION_OK;
+    });
+}

@@ -16,26 +16,18 @@ public struct SceneSound: Sendable {
     private let speakers: [(speech: [Float], script: SceneScript)]
     private let noiseSeed: UInt64
 
-    /// Synthesizes the scene's speech; needs `espeak-ng` (Scripts/setup installs it).
+    /// Synthesizes the scene's speech; needs `espeak-ng` (Scripts/setup installs it). A scene
+    /// with a room is heard through its walls by a pair fixed in it (`SceneAudio.synthesize`),
+    /// not rendered as the head turns.
     public init(_ scene: SceneConfiguration, espeak: String = "/usr/bin/espeak-ng") throws(AudioError) {
-        let rate = SceneAudio.sampleRate
-        frameCount = Int((scene.resolvedDuration + 0.5) * rate)
-        var speakers: [(speech: [Float], script: SceneScript)] = []
-        for (index, person) in scene.people.enumerated() where !person.speaking.isEmpty {
-            let voice = try SceneAudio.speech(
-                text: SceneAudio.lines[index % SceneAudio.lines.count],
-                voice: SceneAudio.voices[index % SceneAudio.voices.count], espeak: espeak)
-            var track = [Float](repeating: 0, count: frameCount)
-            var cursor = 0  // where in the voice each span continues, so spans are not all the same words
-            for span in person.speaking {
-                for n in Int(span.start * rate)..<min(frameCount, Int(span.end * rate)) {
-                    track[n] = voice[cursor]
-                    cursor = (cursor + 1) % voice.count
-                }
-            }
-            speakers.append((track, person.script))
+        guard scene.room == nil else {
+            throw AudioError(
+                "a scene with a room is heard by a pair fixed in it at the pivot; run it without --mics camera")
         }
-        self.speakers = speakers
+        frameCount = Int((scene.resolvedDuration + 0.5) * SceneAudio.sampleRate)
+        speakers = try SceneAudio.speechTracks(scene, count: frameCount, espeak: espeak).map {
+            ($0.track, $0.person.script)
+        }
         noiseSeed = scene.seed &+ 99
     }
 
@@ -89,8 +81,66 @@ public enum SceneAudio {
                 "microphones on the camera hear the scene as the head turns: render it with SceneSound as the loop runs"
             )
         }
+        if let room = scene.room {
+            let count = Int((scene.resolvedDuration + 0.5) * sampleRate)
+            let tracks = try speechTracks(scene, count: count, espeak: espeak)
+            return AudioClip(
+                sampleRate: sampleRate, channels: RoomSound.render(scene, room: room, array: array, speech: tracks))
+        }
         let sound = try SceneSound(scene, espeak: espeak)
         return AudioClip(sampleRate: sampleRate, channels: sound.render(0..<sound.frameCount, array: array))
+    }
+
+    /// Each speaking person's voice on the scene's timeline (silent outside their spans), dry:
+    /// espeak-ng in their own voice, or their turns of the scene's recorded conversation.
+    static func speechTracks(_ scene: SceneConfiguration, count: Int, espeak: String) throws(AudioError)
+        -> [(person: ScenePerson, track: [Float])]
+    {
+        if let recorded = scene.recordedSpeech { return try recordedTracks(scene, recorded, count: count) }
+        var out: [(person: ScenePerson, track: [Float])] = []
+        for (index, person) in scene.people.enumerated() where !person.speaking.isEmpty {
+            let voice = try speech(
+                text: lines[index % lines.count], voice: voices[index % voices.count], espeak: espeak)
+            var track = [Float](repeating: 0, count: count)
+            var cursor = 0  // where in the voice each span continues, so spans are not all the same words
+            for span in person.speaking {
+                for n in Int(span.start * sampleRate)..<min(count, Int(span.end * sampleRate)) {
+                    track[n] = voice[cursor]
+                    cursor = (cursor + 1) % voice.count
+                }
+            }
+            out.append((person, track))
+        }
+        return out
+    }
+
+    /// The recording resampled to 48 kHz, given to each person over their labelled turns (with
+    /// 15 ms fades, so a cut is not a click): where two overlap, both voices sound from both.
+    static func recordedTracks(_ scene: SceneConfiguration, _ recorded: RecordedSpeech, count: Int)
+        throws(AudioError) -> [(person: ScenePerson, track: [Float])]
+    {
+        let clip = try WAVFile.read(path: recorded.path)
+        let mono = clip.channels[0]
+        let ratio = clip.sampleRate / sampleRate
+        let fade = 0.015 * sampleRate
+        var out: [(person: ScenePerson, track: [Float])] = []
+        for person in scene.people {
+            let spans = recorded.turns.filter { $0.person == person.id }.map(\.span)
+            guard !spans.isEmpty else { continue }
+            var track = [Float](repeating: 0, count: count)
+            for span in spans {
+                let from = Int(span.start * sampleRate)
+                let to = min(count, Int(span.end * sampleRate))
+                guard from < to else { continue }
+                for n in from..<to {
+                    let edge = min(Double(n - from), Double(to - 1 - n)) / fade
+                    let gain = edge >= 1 ? 1 : Float(0.5 - 0.5 * cos(.pi * max(0, edge)))
+                    track[n] = gain * sample(mono, at: Double(n) * ratio)
+                }
+            }
+            out.append((person, track))
+        }
+        return out
     }
 
     /// Catmull-Rom interpolation between samples (the voice is band-limited well below 24 kHz).

@@ -30,6 +30,10 @@ public struct ScenePerson: Sendable, Hashable {
     /// A real talking face (the carphone clip) instead of the still portrait: the lips move
     /// while the person speaks.
     public var talking: Bool
+    /// How far from the microphones the person is (metres) and how high their mouth (metres
+    /// above the floor): where their voice comes from in a scene with a room.
+    public var distance: Double = 1.7
+    public var mouthHeight: Double = 1.2
 
     public init(
         id: Int, script: SceneScript, faceHeight: Double = 120, mirrored: Bool = false, brightness: Double = 1,
@@ -77,6 +81,10 @@ public struct SceneConfiguration: Sendable, Hashable {
     public var duration: Double?
     /// Start again after the last frame, for ever (media time keeps increasing): soak runs.
     public var loops = false
+    /// The room the sound is heard in (reverberation, noises); nil: anechoic, faint hiss.
+    public var room: SceneRoom?
+    /// Real recorded speech instead of synthesized voices; the people's `speaking` spans are its turns.
+    public var recordedSpeech: RecordedSpeech?
 
     public init() {}
 
@@ -108,6 +116,7 @@ public struct SceneConfiguration: Sendable, Hashable {
             && a.lighting.map(\.gain) == b.lighting.map(\.gain) && a.motionBlur == b.motionBlur
             && a.jpegQuality == b.jpegQuality
             && a.noiseSigma == b.noiseSigma && a.seed == b.seed && a.duration == b.duration && a.loops == b.loops
+            && a.room == b.room && a.recordedSpeech == b.recordedSpeech
     }
 
     public func hash(into hasher: inout Hasher) {

@@ -103,6 +103,14 @@ int32_t cvision_pack_yuyv(cvision_view src, uint8_t *dst, size_t dst_stride);
 /// (sub-sample, within ±max_lag) and the whitened correlation's peak (0…1, how clear it is).
 int32_t cvision_gcc_phat(const float *a, const float *b, int32_t count, int32_t max_lag, double *lag, double *peak);
 
+/// The first `count` samples of the linear convolution of x (count samples) with h (taps), into y.
+int32_t cvision_convolve(const float *x, int32_t count, const float *h, int32_t taps, float *y);
+
+/// Hann-windowed spectra of `count` samples of two channels, zero-padded to `size`: each
+/// channel's power and the cross-spectrum a·conj(b), bins 0…size/2 (size/2 + 1 values each).
+int32_t cvision_stereo_spectrum(const float *a, const float *b, int32_t count, int32_t size,
+                                float *power_a, float *power_b, float *cross_re, float *cross_im);
+
 // MARK: - Drawing (in place, BGR colours)
 
 int32_t cvision_draw_rect(cvision_view image, int32_t x, int32_t y, int32_t width, int32_t height,
