@@ -75,7 +75,8 @@ let package = Package(
         .target(
             name: "BenchRunner",
             dependencies: [
-                "Bench", "CameraOutputs", "Capture", "Control", "Daemon", "DockCore", "Imaging", "Motion", "PeerBench",
+                "Audio", "Bench", "CameraOutputs", "Capture", "Control", "Daemon", "DockCore", "Imaging", "Motion",
+                "PeerBench",
                 "Perception",
                 "Pipeline", "Simulation",
             ]),

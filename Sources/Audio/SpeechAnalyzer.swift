@@ -9,19 +9,27 @@ public struct AudioWindow: Sendable, Hashable {
     public var energyDecibels: Double
     /// Direction of the sound (radians, positive right, in the array's frame), when stereo and speech.
     public var direction: Double?
-    /// How clear the direction is (GCC-PHAT peak, 0…1).
+    /// How clearly one direction stands out (0…1).
     public var coherence: Double?
+    /// This window itself is voiced (`isSpeech` also covers the gaps between syllables).
+    public var voiced = false
+    /// The speech band over the room's noise floor (dB), and how periodic the sound is (0…1).
+    public var snrDecibels = 0.0
+    public var harmonicity = 0.0
 }
 
 /// Turns sound into a timeline of voice activity and direction, window by window, in order:
-/// a whole recording at once, or a live capture block by block. Mono gives voice activity
-/// without direction.
+/// a whole recording at once, or a live capture block by block (`RoomFrontEnd` measures each
+/// window against the room's noise). Mono gives voice activity without direction.
 public struct SpeechAnalyzer: Sendable {
     public let sampleRate: Double
     public let channelCount: Int
     public let array: MicrophoneArray
     public let windowSeconds: Double
-    private var detector: VoiceActivityDetector
+    private var frontEnd: RoomFrontEnd
+    /// Speech goes on this long after the last voiced window (s): syllable gaps are speech.
+    public var hangover = 0.25
+    private var sinceVoiced = Double.infinity
     /// Samples not yet analysed, plus the look-back direction finding needs; `buffer[c][0]` is
     /// sample `base` of the current timeline, which began at `timelineStart`.
     private var buffer: [[Float]]
@@ -47,7 +55,7 @@ public struct SpeechAnalyzer: Sendable {
         self.channelCount = channelCount
         self.array = array
         self.windowSeconds = windowSeconds
-        detector = VoiceActivityDetector(windowSeconds: windowSeconds)
+        frontEnd = RoomFrontEnd(sampleRate: sampleRate, array: array)
         buffer = Array(repeating: [], count: channelCount)
     }
 
@@ -99,33 +107,27 @@ public struct SpeechAnalyzer: Sendable {
         var out: [AudioWindow] = []
         // Direction wants more samples than voice activity: a window of about 40 ms around the centre.
         let span = max(size, Int(0.04 * sampleRate))
-        let maxLag = Int((array.maximumDelay * sampleRate).rounded(.up)) + 2
         // A window waits for the look-ahead its direction needs (10 ms live), so live analysis
         // finds what analysis of the whole recording finds.
         while next + size <= end, isComplete || next + size / 2 + span / 2 <= available {
             let range = (next - base)..<(next - base + size)
-            let decision = detector.update(buffer[0][range])
-            var direction: Double?
-            var coherence: Double?
-            if decision.isSpeech && isStereo {
-                let centre = next + size / 2
-                let from = max(base, centre - span / 2)
-                let to = min(available, from + span)
-                let slice = (from - base)..<(to - base)
-                if to - from > 2 * maxLag,
-                    let found = GCCPHAT.delay(
-                        left: buffer[array.leftChannel][slice], right: buffer[array.rightChannel][slice],
-                        maxLag: maxLag)
-                {
-                    direction = array.angle(forDelay: found.samples / sampleRate)
-                    coherence = found.peak
-                }
-            }
+            var sum = 0.0
+            for sample in buffer[0][range] { sum += Double(sample) * Double(sample) }
+            let energy = 10 * log10(sum / Double(size) + 1e-12)
+            let centre = next + size / 2
+            let from = max(base, centre - span / 2)
+            let to = min(available, centre + span / 2)
+            let slice = (from - base)..<(to - base)
+            let measures = frontEnd.measure(
+                left: buffer[isStereo ? array.leftChannel : 0][slice],
+                right: buffer[isStereo ? array.rightChannel : 0][slice], stereo: isStereo)
+            sinceVoiced = measures.voiced ? 0 : sinceVoiced + windowSeconds
             out.append(
                 AudioWindow(
                     time: origin.advanced(bySeconds: (Double(next) + Double(size) / 2) / sampleRate),
-                    isSpeech: decision.isSpeech, energyDecibels: decision.energyDecibels,
-                    direction: direction, coherence: coherence))
+                    isSpeech: sinceVoiced <= hangover, energyDecibels: energy, direction: measures.direction,
+                    coherence: measures.coherence, voiced: measures.voiced, snrDecibels: measures.snrDecibels,
+                    harmonicity: measures.harmonicity))
             next += size
         }
         trim(keeping: span)

@@ -128,6 +128,9 @@ public struct SceneEvaluation: Sendable {
     public let switches: Int
     /// Changes of framed identity to someone who should not be framed (`SpeakerSwitches`).
     public let falseSwitches: Int
+    /// The room figures: right speaker with and without a grace, the speaker in the picture,
+    /// framed changes per change of speaker, time facing nobody.
+    public let speakerFraming: SpeakerFraming
     public let motorStarts: Int
     /// Reversals of the commanded yaw direction.
     public let reversals: Int
@@ -177,6 +180,16 @@ public struct SceneEvaluation: Sendable {
         switchLatencies = switching.latencies
         switches = switching.switches
         falseSwitches = switching.falseSwitches
+        let view = PixelRect(x: 0, y: 0, width: settings.viewWidth, height: settings.viewHeight)
+        speakerFraming = SpeakerFraming(
+            times: times, framed: framed,
+            speaking: samples.map { Set($0.people.filter(\.speaking).map(\.id)) },
+            inPicture: samples.map { sample in
+                Set(
+                    sample.people.filter { person in
+                        !person.hidden && person.rect.map { view.contains(x: $0.midX, y: $0.midY) } == true
+                    }.map(\.id))
+            })
 
         let moving = samples.map { max(abs($0.commandYaw), abs($0.commandPitch)) }
         motorStarts = MotionMetrics.motorStarts(moving, threshold: settings.restThreshold)

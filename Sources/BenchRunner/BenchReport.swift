@@ -24,7 +24,10 @@ public struct BenchReport: Sendable {
         "overshoot_pct",
         "motor_starts_per_min", "reacquire_s", "out_of_view_s", "end_from_home_deg", "speaker_accuracy_pct",
         "switch_latency_s", "missed_switches",
-        "false_switches", "id_switches", "pipeline_p50_ms", "pipeline_p99_ms", "crop_centring_rms_deg",
+        "false_switches", "right_speaker_after_grace_pct", "speaker_in_picture_pct",
+        "framed_changes_per_speaker_change",
+        "facing_nobody_s_per_min", "audio_direction_within_5_pct", "audio_noise_voiced_pct", "id_switches",
+        "pipeline_p50_ms", "pipeline_p99_ms", "crop_centring_rms_deg",
         "crop_in_view_pct", "crop_still_jitter_px", "zoom_changes_per_min",
     ]
 
@@ -88,13 +91,33 @@ public struct BenchReport: Sendable {
             "dropped_frames": Double(runs.reduce(0) { $0 + $1.summary.droppedFrames }),
             "cpu_pct": wall > 0 ? 100 * cpu / wall : nil,
             "peak_rss_mb": runs.map(\.peakResidentBytes).max().map { $0 / 1_048_576 },
-        ].merging(cropOverall(runs)) { a, _ in a }
+        ].merging(cropOverall(runs)) { a, _ in a }.merging(roomOverall(runs)) { a, _ in a }
         let fixed = runs.allSatisfy(\.fixedCamera)
         return first.figures.map { figure in
             var f = figure
             f.value = fixed && SceneRun.gimbalKeys.contains(figure.key) ? nil : values[figure.key] ?? nil
             return f
         }
+    }
+
+    /// The room figures over every scene: the worst scene's (a room is judged by its worst).
+    static func roomOverall(_ runs: [SceneRun]) -> [String: Double?] {
+        let evaluations = runs.map(\.evaluation)
+        let audio = runs.compactMap(\.audioFrontEnd)
+        let framing = evaluations.map(\.speakerFraming).filter { $0.rightSpeaker != nil }
+        func worst(_ values: [Double?], _ pick: ([Double]) -> Double?) -> Double? { pick(values.compactMap { $0 }) }
+        return [
+            "right_speaker_pct": worst(framing.map(\.rightSpeaker)) { $0.min() }.map { $0 * 100 },
+            "right_speaker_after_grace_pct": worst(framing.map(\.rightSpeakerAfterGrace)) { $0.min() }.map { $0 * 100 },
+            "speaker_in_picture_pct": worst(framing.map(\.speakerInPicture)) { $0.min() }.map { $0 * 100 },
+            "framed_changes_per_speaker_change": worst(framing.map(\.changesPerSpeakerChange)) { $0.max() },
+            "facing_nobody_s_per_min": worst(framing.map(\.facingNobodyPerMinute)) { $0.max() },
+            "audio_direction_error_deg": worst(audio.map(\.medianDirectionError)) { $0.max() },
+            "audio_direction_p90_deg": worst(audio.map(\.p90DirectionError)) { $0.max() },
+            "audio_direction_within_5_pct": worst(audio.map(\.directionWithin5)) { $0.min() }.map { $0 * 100 },
+            "audio_speech_recall_pct": worst(audio.map(\.speechRecall)) { $0.min() }.map { $0 * 100 },
+            "audio_noise_voiced_pct": worst(audio.map(\.noiseCalledVoiced)) { $0.max() }.map { $0 * 100 },
+        ]
     }
 
     /// The crop's figures over every digitally framed run: pooled errors and jitter, the mean

@@ -71,7 +71,8 @@ extension BenchCommand {
                 let video = writeVideos ? reportDirectory.map { "\($0)/videos/\(scene.name)-\(name).avi" } : nil
                 let done = runs.count
                 let run = try SceneRun.run(
-                    scene, base: configuration, law: law, framing: framing, outputVideo: video
+                    scene, base: configuration, law: law, framing: framing, outputVideo: video,
+                    measuresAudioFrontEnd: true
                 ) { fraction in
                     bar.show(done: done, fraction: fraction, label: label)
                 }

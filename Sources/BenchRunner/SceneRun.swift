@@ -35,6 +35,8 @@ public struct SceneRun: Sendable {
     public let digitalFraming: DigitalFramingEvaluation?
     /// How this run framed its subject.
     public let framing: Framing
+    /// The audio front end's own figures against the truth (generated scenes with speech).
+    public var audioFrontEnd: AudioFrontEndFigures?
     /// A fixed camera's run, which has no head and so none of the head's figures.
     public var fixedCamera: Bool { framing == .fixedCrop }
 
@@ -56,10 +58,11 @@ public struct SceneRun: Sendable {
     /// The fixed camera a digitally framed run looks through: a wide webcam's field of view.
     static let fixedCameraFieldOfView = 90.0
 
-    /// Runs the real pipeline on the scene; `outputVideo` also writes the annotated view.
+    /// Runs the real pipeline on the scene; `outputVideo` also writes the annotated view;
+    /// `measuresAudioFrontEnd` adds the audio front end's figures against the truth.
     public static func run(
         _ scene: BenchScene, base: SessionConfiguration, law: ControlLawChoice, framing: Framing = .motors,
-        outputVideo: String? = nil, stop: StopFlag = StopFlag(),
+        outputVideo: String? = nil, measuresAudioFrontEnd: Bool = false, stop: StopFlag = StopFlag(),
         progress: ((Double) -> Void)? = nil
     ) throws(SessionError) -> SceneRun {
         var configuration = scene.configuration(base: base)
@@ -90,12 +93,20 @@ public struct SceneRun: Sendable {
                 samples: summary.frameSamples, primaryID: scene.primaryID, focalLength: focal,
                 outputWidth: Double(camera.width), eyeLine: $0.eyeLine)
         }
+        var frontEnd: AudioFrontEndFigures?
+        // The front end's own figures hear the scene once more, apart from the loop: the bench
+        // asks for them, other runs need not pay for them.
+        if measuresAudioFrontEnd, configuration.useAudio, configuration.audioFile == nil,
+            case .generated(let generated) = scene.world
+        {
+            frontEnd = try? AudioFrontEndFigures.measure(generated, array: configuration.microphones)
+        }
         return SceneRun(
             scene: scene.name, law: framing.name(for: law), summary: summary,
             evaluation: SceneEvaluation(samples: summary.frameSamples, settings: settings),
             peakResidentBytes: ProcessResources.peakResidentBytes(), trackRate: configuration.trackRate,
             detectorFallback: session.detectorFallback, audioNote: session.audioNote, digitalFraming: crop,
-            framing: framing)
+            framing: framing, audioFrontEnd: frontEnd)
     }
 
     /// Calls of `track` made against those the feeder's rate asks for over the media time.
@@ -156,29 +167,78 @@ public struct SceneRun: Sendable {
                     ? nil
                     : Double(e.switchLatencies.filter { $0 == nil }.count), format: "%.0f"),
             BenchFigure(key: "false_switches", label: "false", value: Double(e.falseSwitches), format: "%.0f"),
-            BenchFigure(key: "id_switches", label: "ID sw", value: Double(e.identity.switches), format: "%.0f"),
-            BenchFigure(
-                key: "idf1", label: "IDF1", value: e.identity.objects > 0 ? e.identity.idf1 : nil, format: "%.3f"),
-            BenchFigure(
-                key: "track_rate_pct", label: "track rate %", value: trackRateCompliance.map { $0 * 100 },
-                format: "%.1f"),
-            BenchFigure(key: "pipeline_p50_ms", label: "pipe p50", value: pipeline.median, format: "%.1f"),
-            BenchFigure(key: "pipeline_p99_ms", label: "pipe p99", value: pipeline.p99, format: "%.1f"),
-            BenchFigure(key: "frame_p50_ms", label: "frame p50 ms", value: frame.median, format: "%.1f"),
-            BenchFigure(key: "frame_p99_ms", label: "frame p99 ms", value: frame.p99, format: "%.1f"),
-            BenchFigure(key: "detect_p50_ms", label: "detect p50", value: detect.median, format: "%.1f"),
-            BenchFigure(key: "detect_p99_ms", label: "detect p99", value: detect.p99, format: "%.1f"),
-            BenchFigure(key: "dropped_frames", label: "dropped", value: Double(summary.droppedFrames), format: "%.0f"),
-            BenchFigure(
-                key: "cpu_pct", label: "CPU %",
-                value: summary.cpuSeconds.map { 100 * $0 / max(summary.wallSeconds, 1e-9) }, format: "%.0f"),
-            BenchFigure(key: "peak_rss_mb", label: "peak RSS MB", value: peakResidentBytes / 1_048_576, format: "%.0f"),
-        ].map { figure in
-            var f = figure
-            if f.value?.isNaN == true || (fixedCamera && Self.gimbalKeys.contains(f.key)) { f.value = nil }
-            return f
-        } + Self.cropFigures(digitalFraming)
+        ] + Self.roomFigures(e.speakerFraming) + Self.frontEndFigures(audioFrontEnd)
+            + [
+                BenchFigure(key: "id_switches", label: "ID sw", value: Double(e.identity.switches), format: "%.0f"),
+                BenchFigure(
+                    key: "idf1", label: "IDF1", value: e.identity.objects > 0 ? e.identity.idf1 : nil, format: "%.3f"),
+                BenchFigure(
+                    key: "track_rate_pct", label: "track rate %", value: trackRateCompliance.map { $0 * 100 },
+                    format: "%.1f"),
+                BenchFigure(key: "pipeline_p50_ms", label: "pipe p50", value: pipeline.median, format: "%.1f"),
+                BenchFigure(key: "pipeline_p99_ms", label: "pipe p99", value: pipeline.p99, format: "%.1f"),
+                BenchFigure(key: "frame_p50_ms", label: "frame p50 ms", value: frame.median, format: "%.1f"),
+                BenchFigure(key: "frame_p99_ms", label: "frame p99 ms", value: frame.p99, format: "%.1f"),
+                BenchFigure(key: "detect_p50_ms", label: "detect p50", value: detect.median, format: "%.1f"),
+                BenchFigure(key: "detect_p99_ms", label: "detect p99", value: detect.p99, format: "%.1f"),
+                BenchFigure(
+                    key: "dropped_frames", label: "dropped", value: Double(summary.droppedFrames), format: "%.0f"),
+                BenchFigure(
+                    key: "cpu_pct", label: "CPU %",
+                    value: summary.cpuSeconds.map { 100 * $0 / max(summary.wallSeconds, 1e-9) }, format: "%.0f"),
+                BenchFigure(
+                    key: "peak_rss_mb", label: "peak RSS MB", value: peakResidentBytes / 1_048_576, format: "%.0f"),
+            ].map { figure in
+                var f = figure
+                if f.value?.isNaN == true || (fixedCamera && Self.gimbalKeys.contains(f.key)) { f.value = nil }
+                return f
+            } + Self.cropFigures(digitalFraming)
     }
+
+    /// The figures a room and a conversation are judged by (`SpeakerFraming`).
+    static func roomFigures(_ f: SpeakerFraming) -> [BenchFigure] {
+        [
+            BenchFigure(
+                key: "right_speaker_pct", label: "right %", value: f.rightSpeaker.map { $0 * 100 }, format: "%.1f"),
+            BenchFigure(
+                key: "right_speaker_after_grace_pct", label: "right@1.5 %",
+                value: f.rightSpeakerAfterGrace.map { $0 * 100 }, format: "%.1f"),
+            BenchFigure(
+                key: "speaker_in_picture_pct", label: "in pic %", value: f.speakerInPicture.map { $0 * 100 },
+                format: "%.1f"),
+            BenchFigure(
+                key: "framed_changes_per_speaker_change", label: "chg/turn", value: f.changesPerSpeakerChange,
+                format: "%.2f"),
+            BenchFigure(
+                key: "facing_nobody_s_per_min", label: "nobody s/m",
+                value: f.rightSpeaker == nil ? nil : f.facingNobodyPerMinute, format: "%.1f"),
+        ]
+    }
+
+    static func frontEndFigures(_ a: AudioFrontEndFigures?) -> [BenchFigure] {
+        [
+            BenchFigure(
+                key: "audio_direction_error_deg", label: "dir err °", value: a?.medianDirectionError, format: "%.1f"),
+            BenchFigure(
+                key: "audio_direction_p90_deg", label: "dir p90 °", value: a?.p90DirectionError, format: "%.1f"),
+            BenchFigure(
+                key: "audio_direction_within_5_pct", label: "dir≤5° %", value: a?.directionWithin5.map { $0 * 100 },
+                format: "%.1f"),
+            BenchFigure(
+                key: "audio_speech_recall_pct", label: "speech %", value: a?.speechRecall.map { $0 * 100 },
+                format: "%.1f"),
+            BenchFigure(
+                key: "audio_noise_voiced_pct", label: "noise→voice %", value: a?.noiseCalledVoiced.map { $0 * 100 },
+                format: "%.1f"),
+        ]
+    }
+
+    static let roomKeys: Set<String> = [
+        "audio_direction_error_deg", "audio_direction_p90_deg", "audio_direction_within_5_pct",
+        "audio_speech_recall_pct", "audio_noise_voiced_pct",
+        "right_speaker_pct", "right_speaker_after_grace_pct", "speaker_in_picture_pct",
+        "framed_changes_per_speaker_change", "facing_nobody_s_per_min",
+    ]
 
     /// Figures of the head's motion, which a fixed camera framed digitally has none of.
     static let gimbalKeys: Set<String> = [
@@ -201,12 +261,12 @@ public struct SceneRun: Sendable {
     }
 
     /// The figures that depend only on the scene, the seed and the code (not on the machine's speed).
-    public static let deterministicKeys: Set<String> = [
+    public static let deterministicKeys: Set<String> = Set([
         "centering_rms_deg", "centering_p95_deg", "centering_rms_width_pct", "centering_p95_width_pct", "in_view_pct",
         "acquire_s", "settle_s",
         "overshoot_pct", "reversals_per_min", "motor_starts_per_min", "reacquire_s", "out_of_view_s",
         "end_from_home_deg", "speaker_accuracy_pct",
         "switch_latency_s", "missed_switches", "false_switches", "id_switches", "idf1", "track_rate_pct",
         "dropped_frames", "crop_centring_rms_deg", "crop_in_view_pct", "crop_still_jitter_px", "zoom_changes_per_min",
-    ]
+    ]).union(roomKeys)
 }

@@ -159,7 +159,9 @@ import Testing
         let rate = 48000.0
         let left: [Float] = (0..<48000).map { n in
             let t = Double(n) / rate
-            let voice = t > 0.3 && t < 0.8 ? 0.2 * sin(2 * .pi * 160 * t) + 0.1 * sin(2 * .pi * 320 * t) : 0
+            let voice =
+                t > 0.3 && t < 0.8
+                ? (1...12).reduce(0.0) { $0 + 0.2 * sin(2 * .pi * 160 * Double($1) * t) / Double($1) } : 0
             return Float(voice) + Float.random(in: -0.003...0.003, using: &random)
         }
         let right = FractionalDelay.delayed(left, by: 3)

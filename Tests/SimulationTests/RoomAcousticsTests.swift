@@ -8,7 +8,7 @@ import Testing
 /// A generated room's impulse responses against pyroomacoustics' image-source shoebox (run in its
 /// own venv, see Scripts/setup): the same absorption for a reverberation time, the direct sound
 /// at the same sample with the same amplitude, and the same measured reverberation time (T30).
-@Suite(.tags(.process)) struct RoomAcousticsTests {
+@Suite(.tags(.process), .notInFastRuns) struct RoomAcousticsTests {
     struct Reference: Decodable {
         var absorption: Double
         var directIndex: Int
