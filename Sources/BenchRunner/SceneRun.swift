@@ -123,51 +123,54 @@ public struct SceneRun: Sendable {
         let frame = summary.timings.percentiles("frame")
         let detect = summary.timings.percentiles("detect")
         let unsettled = e.steps.contains { $0.settleTime == nil }
-        return [
-            BenchFigure(key: "centering_rms_deg", label: "RMS °", value: errors.rootMeanSquare, format: "%.2f"),
-            BenchFigure(key: "centering_p95_deg", label: "p95 °", value: errors.value(at: 95), format: "%.2f"),
-            BenchFigure(
-                key: "centering_rms_width_pct", label: "RMS %w",
-                value: e.loop.centeringFractions.rootMeanSquare.map { $0 * 100 }, format: "%.2f"),
-            BenchFigure(
-                key: "centering_p95_width_pct", label: "p95 %w",
-                value: e.loop.centeringFractions.value(at: 95).map { $0 * 100 }, format: "%.1f"),
-            BenchFigure(
-                key: "in_view_pct", label: "view %", value: e.loop.inViewShare.map { $0 * 100 }, format: "%.1f"),
-            BenchFigure(key: "acquire_s", label: "acq s", value: e.loop.timeToAcquire, format: "%.2f"),
-            BenchFigure(
-                key: "settle_s", label: "settle", value: unsettled ? .infinity : settles.median, format: "%.2f"),
-            BenchFigure(
-                key: "overshoot_pct", label: "over %",
-                value: e.steps.isEmpty ? nil : e.steps.map { $0.overshoot * 100 }.max(), format: "%.1f"),
-            BenchFigure(key: "reversals_per_min", label: "revs/m", value: e.reversalsPerMinute, format: "%.1f"),
-            BenchFigure(key: "motor_starts_per_min", label: "starts/m", value: e.motorStartsPerMinute, format: "%.1f"),
-            BenchFigure(
-                key: "reacquire_s", label: "reacq s",
-                value: e.reacquireTimes.isEmpty
-                    ? nil
-                    : e.reacquireTimes.map { $0 ?? .infinity }.max(), format: "%.2f"),
-            BenchFigure(
-                key: "out_of_view_s", label: "out s",
-                value: e.outOfViewSpells.isEmpty ? nil : e.outOfViewSpells.map { $0 ?? .infinity }.max(),
-                format: "%.2f"),
-            BenchFigure(
-                key: "end_from_home_deg", label: "home °", value: e.endFromHome.map { $0 * 180 / .pi }, format: "%.1f"),
-            BenchFigure(
-                key: "speaker_accuracy_pct", label: "spk %", value: e.speakerChoiceAccuracy.map { $0 * 100 },
-                format: "%.1f"),
-            BenchFigure(
-                key: "switch_latency_s", label: "sw s",
-                value: e.switchLatencies.isEmpty
-                    ? nil
-                    : Percentiles(e.switchLatencies.map { $0 ?? .infinity }).median ?? .infinity, format: "%.2f"),
-            BenchFigure(
-                key: "missed_switches", label: "missed",
-                value: e.switchLatencies.isEmpty
-                    ? nil
-                    : Double(e.switchLatencies.filter { $0 == nil }.count), format: "%.0f"),
-            BenchFigure(key: "false_switches", label: "false", value: Double(e.falseSwitches), format: "%.0f"),
-        ] + Self.roomFigures(e.speakerFraming) + Self.frontEndFigures(audioFrontEnd)
+        let all: [BenchFigure] =
+            [
+                BenchFigure(key: "centering_rms_deg", label: "RMS °", value: errors.rootMeanSquare, format: "%.2f"),
+                BenchFigure(key: "centering_p95_deg", label: "p95 °", value: errors.value(at: 95), format: "%.2f"),
+                BenchFigure(
+                    key: "centering_rms_width_pct", label: "RMS %w",
+                    value: e.loop.centeringFractions.rootMeanSquare.map { $0 * 100 }, format: "%.2f"),
+                BenchFigure(
+                    key: "centering_p95_width_pct", label: "p95 %w",
+                    value: e.loop.centeringFractions.value(at: 95).map { $0 * 100 }, format: "%.1f"),
+                BenchFigure(
+                    key: "in_view_pct", label: "view %", value: e.loop.inViewShare.map { $0 * 100 }, format: "%.1f"),
+                BenchFigure(key: "acquire_s", label: "acq s", value: e.loop.timeToAcquire, format: "%.2f"),
+                BenchFigure(
+                    key: "settle_s", label: "settle", value: unsettled ? .infinity : settles.median, format: "%.2f"),
+                BenchFigure(
+                    key: "overshoot_pct", label: "over %",
+                    value: e.steps.isEmpty ? nil : e.steps.map { $0.overshoot * 100 }.max(), format: "%.1f"),
+                BenchFigure(key: "reversals_per_min", label: "revs/m", value: e.reversalsPerMinute, format: "%.1f"),
+                BenchFigure(
+                    key: "motor_starts_per_min", label: "starts/m", value: e.motorStartsPerMinute, format: "%.1f"),
+                BenchFigure(
+                    key: "reacquire_s", label: "reacq s",
+                    value: e.reacquireTimes.isEmpty
+                        ? nil
+                        : e.reacquireTimes.map { $0 ?? .infinity }.max(), format: "%.2f"),
+                BenchFigure(
+                    key: "out_of_view_s", label: "out s",
+                    value: e.outOfViewSpells.isEmpty ? nil : e.outOfViewSpells.map { $0 ?? .infinity }.max(),
+                    format: "%.2f"),
+                BenchFigure(
+                    key: "end_from_home_deg", label: "home °", value: e.endFromHome.map { $0 * 180 / .pi },
+                    format: "%.1f"),
+                BenchFigure(
+                    key: "speaker_accuracy_pct", label: "spk %", value: e.speakerChoiceAccuracy.map { $0 * 100 },
+                    format: "%.1f"),
+                BenchFigure(
+                    key: "switch_latency_s", label: "sw s",
+                    value: e.switchLatencies.isEmpty
+                        ? nil
+                        : Percentiles(e.switchLatencies.map { $0 ?? .infinity }).median ?? .infinity, format: "%.2f"),
+                BenchFigure(
+                    key: "missed_switches", label: "missed",
+                    value: e.switchLatencies.isEmpty
+                        ? nil
+                        : Double(e.switchLatencies.filter { $0 == nil }.count), format: "%.0f"),
+                BenchFigure(key: "false_switches", label: "false", value: Double(e.falseSwitches), format: "%.0f"),
+            ] + Self.roomFigures(e.speakerFraming) + Self.frontEndFigures(audioFrontEnd)
             + [
                 BenchFigure(key: "id_switches", label: "ID sw", value: Double(e.identity.switches), format: "%.0f"),
                 BenchFigure(
@@ -188,11 +191,12 @@ public struct SceneRun: Sendable {
                     value: summary.cpuSeconds.map { 100 * $0 / max(summary.wallSeconds, 1e-9) }, format: "%.0f"),
                 BenchFigure(
                     key: "peak_rss_mb", label: "peak RSS MB", value: peakResidentBytes / 1_048_576, format: "%.0f"),
-            ].map { figure in
-                var f = figure
-                if f.value?.isNaN == true || (fixedCamera && Self.gimbalKeys.contains(f.key)) { f.value = nil }
-                return f
-            } + Self.cropFigures(digitalFraming)
+            ]
+        return all.map { figure in
+            var f = figure
+            if f.value?.isNaN == true || (fixedCamera && Self.gimbalKeys.contains(f.key)) { f.value = nil }
+            return f
+        } + Self.cropFigures(digitalFraming)
     }
 
     /// The figures a room and a conversation are judged by (`SpeakerFraming`).
