@@ -31,7 +31,7 @@ public struct RoomFrontEnd: Sendable {
     public let array: MicrophoneArray
     public let fftSize: Int
     /// The speech band (Hz) direction and presence are read in.
-    public var band: ClosedRange<Double> = 500...4000
+    public static let band: ClosedRange<Double> = 500...4000
     /// The speech band must stand this far above the floor (dB), and be this periodic.
     public var minimumSNR = 6.0
     public var minimumHarmonicity = 0.25
@@ -63,8 +63,8 @@ public struct RoomFrontEnd: Sendable {
         self.array = array
         self.fftSize = fftSize
         let binWidth = sampleRate / Double(fftSize)
-        let low = max(1, Int((500 / binWidth).rounded()))
-        let high = min(fftSize / 2, Int((4000 / binWidth).rounded()))
+        let low = max(1, Int((Self.band.lowerBound / binWidth).rounded()))
+        let high = min(fftSize / 2, Int((Self.band.upperBound / binWidth).rounded()))
         bins = low..<high
         let count = fftSize / 2 + 1
         smoothed = [Double](repeating: 0, count: count)

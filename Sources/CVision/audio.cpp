@@ -5,6 +5,17 @@
 
 using namespace cvs;
 
+// A Hann taper of `count` samples of a and b into the starts of two zeroed rows: without it a
+// window's abrupt edges, at the same index in both channels, correlate at lag 0.
+static void hann_into(const float *a, const float *b, int count, cv::Mat &ta, cv::Mat &tb) {
+    float *pa = ta.ptr<float>(), *pb = tb.ptr<float>();
+    for (int i = 0; i < count; ++i) {
+        float w = 0.5f - 0.5f * std::cos(2.0f * float(M_PI) * float(i) / float(count - 1));
+        pa[i] = a[i] * w;
+        pb[i] = b[i] * w;
+    }
+}
+
 // GCC-PHAT: the cross-power spectrum of two channels, whitened (phase only), back to a
 // correlation over lags; its peak is the delay, robust to reverberation and colouring.
 extern "C" int32_t cvision_gcc_phat(const float *a, const float *b, int32_t count, int32_t max_lag,
@@ -14,14 +25,8 @@ extern "C" int32_t cvision_gcc_phat(const float *a, const float *b, int32_t coun
         if (max_lag < 1 || max_lag >= count) throw std::invalid_argument("max_lag outside 1…count-1");
         int n = cv::getOptimalDFTSize(2 * count);
         cv::Mat ta = cv::Mat::zeros(1, n, CV_32F), tb = cv::Mat::zeros(1, n, CV_32F);
-        // A Hann taper: without it the window's abrupt edges, at the same index in both
-        // channels, correlate at lag 0 and outvote the true delay of a loud tonal voice.
-        float *pa = ta.ptr<float>(), *pb = tb.ptr<float>();
-        for (int i = 0; i < count; ++i) {
-            float w = 0.5f - 0.5f * std::cos(2.0f * float(M_PI) * float(i) / float(count - 1));
-            pa[i] = a[i] * w;
-            pb[i] = b[i] * w;
-        }
+        // Untapered, the edges' lag-0 correlation outvotes the true delay of a loud tonal voice.
+        hann_into(a, b, count, ta, tb);
         cv::Mat fa, fb, cross;
         cv::dft(ta, fa, cv::DFT_COMPLEX_OUTPUT);
         cv::dft(tb, fb, cv::DFT_COMPLEX_OUTPUT);
@@ -74,12 +79,7 @@ extern "C" int32_t cvision_stereo_spectrum(const float *a, const float *b, int32
         if (!a || !b || !power_a || !power_b || !cross_re || !cross_im || count < 8 || size < count)
             throw std::invalid_argument("need two buffers of at least 8 samples and a size at least as long");
         cv::Mat ta = cv::Mat::zeros(1, size, CV_32F), tb = cv::Mat::zeros(1, size, CV_32F);
-        float *pa = ta.ptr<float>(), *pb = tb.ptr<float>();
-        for (int i = 0; i < count; ++i) {
-            float w = 0.5f - 0.5f * std::cos(2.0f * float(M_PI) * float(i) / float(count - 1));
-            pa[i] = a[i] * w;
-            pb[i] = b[i] * w;
-        }
+        hann_into(a, b, count, ta, tb);
         cv::Mat fa, fb;
         cv::dft(ta, fa, cv::DFT_COMPLEX_OUTPUT);
         cv::dft(tb, fb, cv::DFT_COMPLEX_OUTPUT);
