@@ -118,9 +118,10 @@ public struct SpeechAnalyzer: Sendable {
             let from = max(base, centre - span / 2)
             let to = min(available, centre + span / 2)
             let slice = (from - base)..<(to - base)
-            let measures = frontEnd.measure(
-                left: buffer[isStereo ? array.leftChannel : 0][slice],
-                right: buffer[isStereo ? array.rightChannel : 0][slice], stereo: isStereo)
+            let left = buffer[isStereo ? array.leftChannel : 0][slice]
+            let right = buffer[isStereo ? array.rightChannel : 0][slice]
+            // A mono microphone copied to both channels has no direction in it (not "ahead").
+            let measures = frontEnd.measure(left: left, right: right, stereo: isStereo && left != right)
             sinceVoiced = measures.voiced ? 0 : sinceVoiced + windowSeconds
             out.append(
                 AudioWindow(

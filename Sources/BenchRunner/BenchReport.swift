@@ -117,6 +117,8 @@ public struct BenchReport: Sendable {
             "audio_direction_within_5_pct": worst(audio.map(\.directionWithin5)) { $0.min() }.map { $0 * 100 },
             "audio_speech_recall_pct": worst(audio.map(\.speechRecall)) { $0.min() }.map { $0 * 100 },
             "audio_noise_voiced_pct": worst(audio.map(\.noiseCalledVoiced)) { $0.max() }.map { $0 * 100 },
+            // CPU is a cost, not a room's quality: the median scene's (timings are noisy).
+            "audio_cpu_pct_core": worst(audio.map(\.cpuPercentOfCore)) { $0.isEmpty ? nil : $0.sorted()[$0.count / 2] },
         ]
     }
 

@@ -90,6 +90,15 @@ extension BenchCommand {
                         throw SessionError(
                             "cannot write the trace \(path): \(error.localizedDescription) (is the disk full?)")
                     }
+                    // The front end hears a scene the same way under every law: one audio trace each.
+                    if done == 0 || runs.last?.scene != scene.name, let frontEnd = run.audioFrontEnd {
+                        let audioPath = "\(directory)/traces/\(scene.name)-audio.csv"
+                        do { try frontEnd.csv.write(toFile: audioPath, atomically: true, encoding: .utf8) } catch {
+                            throw SessionError(
+                                "cannot write the trace \(audioPath): \(error.localizedDescription) (is the disk full?)"
+                            )
+                        }
+                    }
                 }
                 runs.append(run)
             }

@@ -234,12 +234,13 @@ public struct SceneRun: Sendable {
             BenchFigure(
                 key: "audio_noise_voiced_pct", label: "noise→voice %", value: a?.noiseCalledVoiced.map { $0 * 100 },
                 format: "%.1f"),
+            BenchFigure(key: "audio_cpu_pct_core", label: "audio CPU %", value: a?.cpuPercentOfCore, format: "%.2f"),
         ]
     }
 
     static let roomKeys: Set<String> = [
         "audio_direction_error_deg", "audio_direction_p90_deg", "audio_direction_within_5_pct",
-        "audio_speech_recall_pct", "audio_noise_voiced_pct",
+        "audio_speech_recall_pct", "audio_noise_voiced_pct", "audio_cpu_pct_core",
         "right_speaker_pct", "right_speaker_after_grace_pct", "speaker_in_picture_pct",
         "framed_changes_per_speaker_change", "facing_nobody_s_per_min",
     ]

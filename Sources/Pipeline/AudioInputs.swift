@@ -2,14 +2,35 @@ import Audio
 import DockCore
 import Foundation
 import Simulation
+import Synchronization
 
 /// Live microphones: the capture thread's queue, drained by the perception step.
 final class MicrophoneInput: AudioInput {
     let thread: AudioCaptureThread
+    let device: String
+    /// Read by the perception thread only.
+    private var check = MicrophoneCheck()
+    private let found = Mutex<[String]>([])
 
-    init(thread: AudioCaptureThread) { self.thread = thread }
+    init(thread: AudioCaptureThread, device: String) {
+        self.thread = thread
+        self.device = device
+    }
 
-    func blocks(until now: MonotonicInstant, yaw: Double) -> [AudioBlock] { thread.drain() }
+    func blocks(until now: MonotonicInstant, yaw: Double) -> [AudioBlock] {
+        let blocks = thread.drain()
+        for block in blocks {
+            for problem in check.inspect(block) { found.withLock { $0.append(problem.message(device: device)) } }
+        }
+        return blocks
+    }
+
+    func takeProblems() -> [String] {
+        found.withLock { lines in
+            defer { lines.removeAll() }
+            return lines
+        }
+    }
 
     var endedReason: String? {
         let ended = thread.ended
@@ -56,4 +77,5 @@ final class SceneSoundInput: AudioInput {
 
     var endedReason: String? { nil }
     var blockCounts: (received: Int, dropped: Int)? { nil }
+    func takeProblems() -> [String] { [] }
 }

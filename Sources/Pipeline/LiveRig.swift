@@ -93,7 +93,8 @@ extension Rig {
             let heard = UncheckedBox(source)
             return RigSound(
                 follower: SpeakerFollower(analyzer: analyzer, policy: configuration.speakerPolicy),
-                input: MicrophoneInput(thread: AudioCaptureThread(name: "opendock.audio") { heard.value }), note: note)
+                input: MicrophoneInput(
+                    thread: AudioCaptureThread(name: "opendock.audio") { heard.value }, device: device), note: note)
         } catch {
             return RigSound(follower: nil, input: nil, note: "audio off, tracking on vision alone: \(error.message)")
         }

@@ -40,6 +40,8 @@ protocol AudioInput: AnyObject {
     var endedReason: String? { get }
     /// Blocks received and lost behind the reader, for the summary (nil: not a live device).
     var blockCounts: (received: Int, dropped: Int)? { get }
+    /// What is wrong with the microphone found since the last call, one line each.
+    func takeProblems() -> [String]
 }
 
 /// One frame's perception: detect → observations → tracker → selection → speakers and lips →

@@ -250,6 +250,7 @@ public final class Pipeline: PipelineSession {
             defer { e.removeAll() }
             return e
         }) { log(line) }
+        for line in perception.audio?.takeProblems() ?? [] { log(line) }
         if !audioEnded, let reason = perception.audio?.endedReason {
             audioEnded = true
             log("audio stopped, following speakers by vision alone: \(reason)")

@@ -5,7 +5,9 @@ import Tracking
 
 /// Automatic framing by who speaks: the microphones' voice activity and direction become each
 /// person's speakingConfidence (`SpeakerEvidence`), and the policy (`SpeakerSelectionPolicy`)
-/// turns that into whom to frame, the selector's choice being the fallback.
+/// turns that into whom to frame, the selector's choice being the fallback. Evidence and policy
+/// work on seats (`Seats`): people out of view keep theirs, so a voice from there turns the head
+/// to where they sat, and two who trade turns can be framed together before both are in view.
 struct SpeakerFollower {
     private var analyzer: SpeechAnalyzer
     private var evidence = SpeakerEvidence()
@@ -17,9 +19,16 @@ struct SpeakerFollower {
     private var unattributed: [Double] = []
     /// When speech was last heard: lips are only read while it is about.
     private(set) var lastSpeech: MonotonicInstant?
-    /// A voice nobody tracked was heard from here (radians, the array's frame): the head looks
-    /// this way until someone framed is heard, or the voice there has been quiet a while.
-    private var lookingToward: (direction: Double, lastHeard: MonotonicInstant)?
+    /// A voice from where nobody sits was heard from here (radians, the room's frame): the head
+    /// looks this way until someone framed is heard, or the voice there has been quiet a while.
+    private var lookingToward: (direction: Double, lastHeard: MonotonicInstant, inViewSince: MonotonicInstant?)?
+    private var seats = Seats()
+    private var faceless = FacelessVoices()
+    /// A voice from where nobody sits must have been heard this long (speech-like windows)
+    /// before the head turns to it: a door, a cough, a laugh from the corridor are shorter.
+    var unseenConfirmation = 0.7
+    /// Looking at an unseen voice's bearing this long without finding a face: nobody is there.
+    var searchSeconds = 1.5
 
     /// Follows a whole recording.
     init(clip: AudioClip, array: MicrophoneArray, policy: SpeakerPolicyConfiguration) throws(AudioError) {
@@ -44,48 +53,78 @@ struct SpeakerFollower {
     /// Times the live sound did not continue (lost samples, clock jumps).
     var audioRestarts: Int { analyzer.restarts }
 
-    /// Folds in the audio up to `now` and returns whom to frame (one person or a group; nobody
-    /// while the head turns to an unseen voice) and each present person's speakingConfidence.
-    /// People's angles: relative to the view for microphones on the camera, plus the gimbal's
-    /// yaw for microphones fixed in the room.
+    /// Folds in the audio up to `now` and returns whom to frame (one person or a group), each
+    /// present person's speakingConfidence, and where to point when the framing is not (yet) of
+    /// people in view: a seat out of view, a group part of which is out of view, an unseen voice.
+    /// Bearings are in the room's frame: the head's yaw plus the angle in the view.
     mutating func choose(
         from subjects: [TrackedSubject], fallback: TrackedSubject?, camera: CameraInformation,
         yaw: Double, lips: [UUID: Double] = [:], at now: MonotonicInstant
     ) -> (chosen: [TrackedSubject], speaking: [UUID: Double], sound: NormalizedRect?) {
         let coordinates = ImageCoordinates(size: camera.referenceDimensions)
         let k = camera.intrinsics
-        let people = subjects.filter { $0.kind != .object }.map { subject -> (uuid: UUID, angle: Double) in
+        let halfField = atan(k.cx / k.fx)
+        let people = subjects.filter { $0.kind != .object }.map { subject -> (uuid: UUID, bearing: Double) in
             let x = coordinates.pixels(x: subject.rect.midX, y: subject.rect.midY).x
-            let inView = atan((x - k.cx) / k.fx)
-            return (subject.uuid, array.mounting == .room ? yaw + inView : inView)
+            return (subject.uuid, yaw + atan((x - k.cx) / k.fx))
         }
-        let hidden = Set(subjects.filter { $0.consecutiveMisses > 0 }.map(\.uuid))
+        seats.update(people: people, viewCentre: yaw, halfField: halfField, at: now)
+        let seated = people.compactMap { person in
+            seats.seat(of: person.uuid).map { (uuid: $0.id, angle: person.bearing) }
+        }
+        let away = seats.empty.map { (uuid: $0.id, angle: $0.bearing) }
+        let candidates = seated + away
+        func seatID(_ track: UUID) -> UUID? { seats.seat(of: track)?.id }
+        let hidden = Set(subjects.filter { $0.consecutiveMisses > 0 }.compactMap { seatID($0.uuid) } + away.map(\.uuid))
+        let seatLips = Dictionary(lips.compactMap { track, level in seatID(track).map { ($0, level) } }) { a, _ in a }
         for window in analyzer.windows(until: now) {
+            // Microphones on the camera hear relative to the view; fixed ones, in the room.
+            let bearing = window.direction.map { array.mounting == .room ? $0 : yaw + $0 }
             evidence.update(
-                speech: window.isSpeech, direction: window.direction, coherence: window.coherence, people: people,
-                lips: lips, hidden: hidden, seconds: analyzer.windowSeconds)
-            noteUnattributed(window)
+                speech: window.isSpeech, direction: bearing, coherence: window.coherence, people: candidates,
+                lips: seatLips, hidden: hidden, seconds: analyzer.windowSeconds)
+            noteUnattributed(window, bearing: bearing)
             if window.isSpeech { lastSpeech = window.time }
         }
-        let speaking = Dictionary(people.map { ($0.uuid, evidence.speakingConfidence($0.uuid) ?? 0) }) { a, _ in a }
-        let uuids = policy.update(
-            at: now, speaking: speaking, uttered: evidence.utterances.all, fallback: fallback?.uuid)
-        let chosen = uuids.compactMap { uuid in subjects.first { $0.uuid == uuid } }
-        let chosenAngles = people.filter { person in chosen.contains { $0.uuid == person.uuid } && policy.followsSpeech
-        }.map(\.angle)
-        let sound = soundTarget(camera: camera, yaw: yaw, chosenAngles: chosenAngles, at: now)
+        let speakingSeats = Dictionary(candidates.map { ($0.uuid, evidence.speakingConfidence($0.uuid) ?? 0) }) {
+            a, _ in a
+        }
+        let seatsNow = seats
+        let fits: (Set<UUID>) -> Bool = { ids in
+            let bearings = ids.compactMap { seatsNow.seat(id: $0)?.bearing }
+            guard let low = bearings.min(), let high = bearings.max() else { return true }
+            // The outermost faces' centres inside the view's middle 85 %, with room for half a face.
+            return high - low <= 1.7 * halfField - 0.05
+        }
+        let ids = policy.update(
+            at: now, speaking: speakingSeats, uttered: evidence.utterances.all,
+            fallback: fallback.flatMap { seatID($0.uuid) }, fits: fits, share: evidence.recentShare)
+        let framedSeats = ids.compactMap { seats.seat(id: $0) }
+        let chosen = framedSeats.compactMap { seat in subjects.first { $0.uuid == seat.occupant } }
+        let speaking = Dictionary(people.map { ($0.uuid, seatID($0.uuid).flatMap { speakingSeats[$0] } ?? 0) }) {
+            a, _ in a
+        }
+        // Someone framed is out of view: turn to their seat (with the rest of the group).
+        if framedSeats.contains(where: { $0.occupant == nil }), policy.followsSpeech {
+            lookingToward = nil
+            let bearings = framedSeats.map(\.bearing)
+            let target = lookTarget(from: bearings.min()!, to: bearings.max()!, camera: camera, yaw: yaw)
+            return (chosen, speaking, target)
+        }
+        let chosenBearings = policy.followsSpeech ? framedSeats.map(\.bearing) : []
+        let sound = soundTarget(camera: camera, yaw: yaw, chosenBearings: chosenBearings, at: now)
         return (sound != nil ? [] : chosen.isEmpty ? (fallback.map { [$0] } ?? []) : chosen, speaking, sound)
     }
 
-    /// Speech given to nobody tracked (see `SpeakerEvidence.attributed`), heard for longer than a cough.
-    private mutating func noteUnattributed(_ window: AudioWindow) {
-        if window.isSpeech, let direction = window.direction, let look = lookingToward,
-            abs(direction - look.direction) < 2.5 * evidence.directionSpread
+    /// Speech given to nobody (see `SpeakerEvidence.attributed`), heard for longer than a
+    /// cough, from a bearing not known as a machine.
+    private mutating func noteUnattributed(_ window: AudioWindow, bearing: Double?) {
+        if window.isSpeech, let bearing, let look = lookingToward,
+            abs(bearing - look.direction) < 2.5 * evidence.directionSpread
         {
             lookingToward?.lastHeard = window.time
         }
-        guard window.isSpeech, let direction = window.direction, (window.coherence ?? 0) >= evidence.minimumCoherence
-        else {
+        guard window.isSpeech, let bearing, (window.coherence ?? 0) >= evidence.minimumCoherence else {
             if let since = unattributedSince, window.time.seconds(since: since) > 1.5 {
                 unattributedSince = nil
                 unattributed = []
@@ -97,38 +136,64 @@ struct SpeakerFollower {
             unattributed = []
             return
         }
+        if window.voiced { faceless.hear(bearing, seconds: analyzer.windowSeconds, at: window.time) }
+        if faceless.isMachine(bearing) { return }
         if unattributedSince == nil { unattributedSince = window.time }
-        unattributed.append(direction)
+        unattributed.append(bearing)
         if unattributed.count > 50 { unattributed.removeFirst(unattributed.count - 50) }
     }
 
-    /// Where to look for a talker nobody tracks: a small target at the sound's direction in the
-    /// view (at the view's edge when it lies outside), so the head turns towards the voice and
-    /// the detector can find the person. nil when speech is attributed or too brief.
+    /// Where to look for a talker nobody has seen: the voice's bearing, so the head turns
+    /// toward it and the detector can find the person. nil when speech is attributed, too brief,
+    /// or from a machine. A bearing looked at without finding a face becomes a machine.
     private mutating func soundTarget(
-        camera: CameraInformation, yaw: Double, chosenAngles: [Double], at now: MonotonicInstant
+        camera: CameraInformation, yaw: Double, chosenBearings: [Double], at now: MonotonicInstant
     ) -> NormalizedRect? {
-        if let since = unattributedSince, now.seconds(since: since) >= policy.configuration.confirmation,
-            unattributed.count >= 5
+        let halfField = atan(camera.intrinsics.cx / camera.intrinsics.fx)
+        let heardEnough = Double(unattributed.count) * analyzer.windowSeconds >= unseenConfirmation
+        if lookingToward == nil, let since = unattributedSince, now.seconds(since: since) >= unseenConfirmation,
+            heardEnough
         {
-            lookingToward = (unattributed.sorted()[unattributed.count / 2], now)
+            lookingToward = (unattributed.sorted()[unattributed.count / 2], now, nil)
+        }
+        if let look = lookingToward {
+            if abs(look.direction - yaw) < 0.7 * halfField {
+                if look.inViewSince == nil { lookingToward?.inViewSince = now }
+            }
+            if let since = lookingToward?.inViewSince, now.seconds(since: since) >= searchSeconds {
+                faceless.foundNobody(at: look.direction, at: now)
+                unattributedSince = nil
+                unattributed = []
+                lookingToward = nil
+            }
         }
         if let look = lookingToward,
             policy.framedHeard || now.seconds(since: look.lastHeard) > 1.5
-                || chosenAngles.contains(where: { abs($0 - look.direction) < evidence.attributionReach })
+                || chosenBearings.contains(where: { abs($0 - look.direction) < evidence.attributionReach })
         {
             lookingToward = nil
         }
         guard let direction = lookingToward?.direction else { return nil }
+        return lookTarget(from: direction, to: direction, camera: camera, yaw: yaw)
+    }
+
+    /// A target spanning the bearings `low`…`high` (one bearing: a small box), at mid-height,
+    /// held inside the view so the head turns toward what lies outside it.
+    private func lookTarget(from low: Double, to high: Double, camera: CameraInformation, yaw: Double)
+        -> NormalizedRect
+    {
         let k = camera.intrinsics
         let halfField = atan(k.cx / k.fx)
-        let inView = max(-0.85 * halfField, min(0.85 * halfField, direction - (array.mounting == .room ? yaw : 0)))
-        // A small box at the voice's column, mid-height, through the one pixel ↔ unit converter.
+        func column(_ bearing: Double) -> Double {
+            k.cx + k.fx * tan(max(-0.85 * halfField, min(0.85 * halfField, bearing - yaw)))
+        }
         let size = camera.referenceDimensions
-        let x = k.cx + k.fx * tan(inView)
-        let width = 0.05 * Double(size.width)
+        let left = column(low)
+        let right = column(high)
+        let width = max(0.05 * Double(size.width), right - left)
         let height = 0.1 * Double(size.height)
+        // Through the one pixel ↔ unit converter.
         return ImageCoordinates(size: size).normalized(
-            PixelRect(x: x - width / 2, y: k.cy - height / 2, width: width, height: height))
+            PixelRect(x: (left + right) / 2 - width / 2, y: k.cy - height / 2, width: width, height: height))
     }
 }

@@ -22,10 +22,20 @@ public struct SpeakerEvidence: Sendable {
     public var attributionReach: Double { directionSpread * (-2 * log(attributionLevel)).squareRoot() }
 
     private var confidence: [UUID: Double] = [:]
+    /// The share of the last second or so of speech each person was given: slower than the
+    /// confidence, so a burst of reflections or a key struck does not outweigh a talker.
+    public private(set) var recentShare: [UUID: Double] = [:]
+    public var shareTimeConstant = 1.0
     /// What each person has said in their current utterance, window by window.
     public private(set) var utterances = Utterances()
     /// Whom the latest window's speech was given to (empty: silence, or a voice nobody is near).
     public private(set) var attributed: Set<UUID> = []
+    /// Speech windows without a clear direction (between syllables, where only the front end's
+    /// hangover says speech goes on) keep the last clear windows' attribution this long (s),
+    /// when it is steady (the same in the last two clear windows): a lone reflection is not
+    /// carried.
+    public var carrySeconds = 0.3
+    private var lastClear: (target: [UUID: Double], attributed: Set<UUID>, age: Double, steady: Bool)?
 
     public init() {}
 
@@ -59,13 +69,35 @@ public struct SpeakerEvidence: Sendable {
             }
             let best = target.values.max() ?? 0
             attributed = Set(target.filter { $0.value >= attributionLevel && $0.value >= 0.5 * best }.keys)
+            // The credit is relative to the best agreement: a room's reflections pull a voice's
+            // direction several degrees toward the middle, and the one person near it is still
+            // plainly the talker.
+            if best >= attributionLevel {
+                for uuid in target.keys { target[uuid]! /= best }
+            }
+            lastClear = (target, attributed, 0, lastClear?.attributed == attributed && !attributed.isEmpty)
         } else if speech {
             for person in people where (lips[person.uuid] ?? 0) >= lipThreshold {
                 target[person.uuid] = lips[person.uuid]
                 attributed.insert(person.uuid)
             }
+            if attributed.isEmpty, let clear = lastClear, clear.steady, clear.age + seconds <= carrySeconds {
+                target = clear.target
+                attributed = clear.attributed
+                lastClear?.age += seconds
+            }
+        } else {
+            lastClear = nil
         }
         utterances.hear(attributed, for: seconds)
+        if speech {
+            let beta = 1 - exp(-seconds / shareTimeConstant)
+            for person in people {
+                let old = recentShare[person.uuid] ?? 0
+                recentShare[person.uuid] = old + beta * ((attributed.contains(person.uuid) ? 1 : 0) - old)
+            }
+            for uuid in recentShare.keys where !people.contains(where: { $0.uuid == uuid }) { recentShare[uuid] = nil }
+        }
         let alpha = 1 - exp(-seconds / timeConstant)
         for person in people {
             let old = confidence[person.uuid] ?? 0

@@ -16,7 +16,9 @@ public struct SpeakerPolicyConfiguration: Sendable, Hashable {
     /// Frame several people together when they take turns quickly: this many changes of
     /// speaker requested within `groupWindow` seconds. 0 turns group framing off.
     public var groupTurns = 2
-    public var groupWindow = 6.0
+    public var groupWindow = 10.0
+    /// A group goes back to one person when they alone have talked this long (they hold the floor).
+    public var floorHold = 6.0
 
     public init() {}
 }
@@ -38,24 +40,38 @@ public struct SpeakerSelectionPolicy: Sendable {
     private var chosenSince: MonotonicInstant?
     private var lastSpeech: MonotonicInstant?
     private var lastHeard: [UUID: MonotonicInstant] = [:]
+    /// When each was last heard (pruned by nothing: the group window decides what counts).
+    private var spokeAt: [UUID: MonotonicInstant] = [:]
     private var requests: [(time: MonotonicInstant, uuid: UUID)] = []
+    /// The one person talking, since when nobody else has.
+    private var soleSpeaker: (uuid: UUID, since: MonotonicInstant)?
 
     public init(configuration: SpeakerPolicyConfiguration = SpeakerPolicyConfiguration()) {
         self.configuration = configuration
     }
 
     /// `speaking`: speakingConfidence per present person; `uttered`: seconds each has been heard
-    /// in their current utterance (`Utterances`); `fallback`: whom to frame without speech.
+    /// in their current utterance (`Utterances`); `fallback`: whom to frame without speech;
+    /// `fits`: whether people can be framed together (a group wider than the view cannot);
+    /// `share`: each one's share of the recent speech (a framed talker with the larger share
+    /// keeps the camera).
     @discardableResult
     public mutating func update(
-        at time: MonotonicInstant, speaking: [UUID: Double], uttered: [UUID: Double], fallback: UUID?
+        at time: MonotonicInstant, speaking: [UUID: Double], uttered: [UUID: Double], fallback: UUID?,
+        fits: (Set<UUID>) -> Bool = { _ in true }, share: [UUID: Double] = [:]
     ) -> [UUID] {
         let c = configuration
         let heard = Set(speaking.filter { $0.value >= c.speakingThreshold }.keys)
         for uuid in heard { lastHeard[uuid] = time }
+        for uuid in heard { spokeAt[uuid] = time }
         // Someone is speaking until silent for longer than a gap between phrases.
         for (uuid, last) in lastHeard where time.seconds(since: last) > c.gapTolerance { lastHeard[uuid] = nil }
         let speakers = Set(lastHeard.keys).filter { speaking[$0] != nil }
+        if speakers.count > 1 {
+            soleSpeaker = nil
+        } else if let only = speakers.first, soleSpeaker?.uuid != only {
+            soleSpeaker = (only, time)
+        }
         // The loudest confirmed speaker not framed now asks for the camera: confirmed by how
         // long they have been heard in this utterance (a cough is short).
         let confirmed = speakers.filter { (uttered[$0] ?? 0) >= c.confirmation - 1e-9 }
@@ -69,35 +85,51 @@ public struct SpeakerSelectionPolicy: Sendable {
         // no better: two people the sound cannot tell apart (the same bearing) do not take it
         // from each other, and a pause between phrases does not hand it to the other half of a
         // tie. Plainly talking: heard now and within 0.1 of the challenger, or heard more than
-        // 0.2 s after the challenger was last heard.
-        if followsSpeech, let challenger = candidate, let challengerHeard = lastHeard[challenger],
+        // 0.2 s after the challenger was last heard. The fallback framed and heard as well as
+        // the challenger keeps the camera too: it may be the talker, and the lips may yet say.
+        // And in a pause nobody is heard in, the one framed is not replaced by someone fainter.
+        if let challenger = candidate, let challengerHeard = lastHeard[challenger],
             chosen.contains(where: { framed in
                 guard speakers.contains(framed), let framedLast = lastHeard[framed] else { return false }
                 let level = speaking[framed] ?? 0
-                return framedLast.seconds(since: challengerHeard) > 0.2
-                    || (heard.contains(framed) && level >= (speaking[challenger] ?? 0) - 0.1)
+                let challengerLevel = speaking[challenger] ?? 0
+                let tie = heard.contains(framed) && level >= challengerLevel - 0.1
+                let fainter = !heard.contains(challenger) && challengerLevel <= level
+                guard followsSpeech else { return tie || fainter }
+                if fainter { return true }
+                return tie || framedLast.seconds(since: challengerHeard) > 0.2
+                    || (heard.contains(framed) && share[framed].map { $0 >= (share[challenger] ?? 0) } == true)
             })
         {
             candidate = nil
         }
         if let candidate {
-            // Requests made while a speaker is framed are turns; the first speaker is not one.
-            if followsSpeech && requests.last?.uuid != candidate { requests.append((time, candidate)) }
+            // Requests made while a speaker is framed are turns; the first speaker is not one,
+            // unless the person framed anyway spoke a moment ago (a conversation under way).
+            let framedSpoke = chosen.contains { spokeAt[$0].map { time.seconds(since: $0) <= c.groupWindow } ?? false }
+            if (followsSpeech || framedSpoke) && requests.last?.uuid != candidate { requests.append((time, candidate)) }
             requests.removeAll { time.seconds(since: $0.time) > c.groupWindow }
             let dwelt = chosenSince.map { time.seconds(since: $0) >= c.minimumDwell } ?? true
-            if !followsSpeech || dwelt {
-                let turns = requests.count
-                if c.groupTurns > 0, followsSpeech, turns >= c.groupTurns {
-                    // People trading turns: frame them together rather than swing between them.
-                    var group = chosen
-                    for r in requests where !group.contains(r.uuid) && speaking[r.uuid] != nil { group.append(r.uuid) }
-                    choose(group, at: time, speech: true)
-                } else {
-                    choose([candidate], at: time, speech: true)
-                }
+            var group = chosen
+            for r in requests where !group.contains(r.uuid) && speaking[r.uuid] != nil { group.append(r.uuid) }
+            let trading = c.groupTurns > 0 && followsSpeech && requests.count >= c.groupTurns && fits(Set(group))
+            if trading {
+                // People trading turns: frame them together rather than swing between them. At
+                // once: widening the picture keeps whoever is framed in it, so it is no swing.
+                choose(group, at: time, speech: true)
+            } else if !followsSpeech || dwelt {
+                choose([candidate], at: time, speech: true)
             }
         }
 
+        // One of a group has held the floor a while: frame them alone.
+        if followsSpeech, chosen.count > 1, let sole = soleSpeaker, chosen.contains(sole.uuid),
+            heard.contains(sole.uuid),
+            time.seconds(since: sole.since) >= c.floorHold
+        {
+            choose([sole.uuid], at: time, speech: true)
+            requests.removeAll()
+        }
         // Speech over for longer than the hold: back to the fallback.
         if followsSpeech, let last = lastSpeech, time.seconds(since: last) > c.hold {
             choose(fallback.map { [$0] } ?? [], at: time, speech: false)

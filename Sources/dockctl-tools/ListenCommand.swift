@@ -73,6 +73,8 @@ public struct ListenCommand {
         /// Median direction of the speech heard, degrees (positive right); nil for mono or no speech.
         public var directionDegrees: Double?
         public var peakLevelDecibels: Double
+        /// What is wrong with the microphone (muted, clipping, mono on two channels), one line each.
+        public var problems: [String]
     }
 
     public func run() throws(SessionError) -> Report {
@@ -89,6 +91,8 @@ public struct ListenCommand {
         var captured = 0.0
         var peak: Float = 0
         var windows: [AudioWindow] = []
+        var check = MicrophoneCheck()
+        var problems: [String] = []
         var last = MonotonicInstant.zero
         while captured < seconds {
             let block: AudioBlock
@@ -101,6 +105,7 @@ public struct ListenCommand {
             blocks += 1
             captured += block.duration
             peak = max(peak, block.channels.flatMap { $0 }.map(abs).max() ?? 0)
+            problems += check.inspect(block).map { $0.message(device: device) }
             analyzer.append(block)
             last = block.start.advanced(bySeconds: block.duration)
             windows += analyzer.windows(until: last)
@@ -112,7 +117,7 @@ public struct ListenCommand {
             timelineRestarts: analyzer.restarts,
             speechShare: windows.isEmpty ? 0 : Double(speech.count) / Double(windows.count),
             directionDegrees: directions.isEmpty ? nil : Percentiles(directions).median,
-            peakLevelDecibels: 20 * log10(Double(max(peak, 1e-6))))
+            peakLevelDecibels: 20 * log10(Double(max(peak, 1e-6))), problems: problems)
     }
 
     public static func describe(_ r: Report) -> String {
@@ -121,6 +126,6 @@ public struct ListenCommand {
             \(r.summary)
             \(String(format: "%.2f", r.seconds)) s in \(r.blocks) blocks; overruns \(r.overruns), timeline restarts \(r.timelineRestarts)
             peak level \(String(format: "%.1f", r.peakLevelDecibels)) dBFS; speech \(String(format: "%.0f", r.speechShare * 100)) % of the time, from \(direction)
-            """
+            """ + r.problems.map { "\n" + $0 }.joined()
     }
 }

@@ -83,3 +83,85 @@ import Testing
         }
     }
 }
+
+@Suite(.tags(.unit)) struct MicrophoneCheckTests {
+    func block(_ channels: [[Float]], rate: Double = 48000, at index: Int) -> AudioBlock {
+        AudioBlock(
+            channels: channels, sampleRate: rate,
+            start: MonotonicInstant.zero.advanced(bySeconds: Double(index * channels[0].count) / rate), sequence: index)
+    }
+
+    func noise(_ count: Int, level: Float, random: inout SeededGenerator) -> [Float] {
+        (0..<count).map { _ in Float.random(in: -level...level, using: &random) }
+    }
+
+    @Test func aHealthyMicrophoneRaisesNothing() {
+        var check = MicrophoneCheck()
+        var random = SeededGenerator(seed: 3)
+        var found: [MicrophoneProblem] = []
+        for i in 0..<250 {
+            found += check.inspect(
+                block([noise(960, level: 0.3, random: &random), noise(960, level: 0.3, random: &random)], at: i))
+        }
+        #expect(found.isEmpty)
+    }
+
+    @Test func silenceForTwoSecondsIsReportedOnce() {
+        var check = MicrophoneCheck()
+        var found: [(Int, MicrophoneProblem)] = []
+        for i in 0..<250 {
+            found += check.inspect(
+                block([[Float](repeating: 0, count: 960), [Float](repeating: 0, count: 960)], at: i)
+            )
+            .map { (i, $0) }
+        }
+        #expect(found.count == 1 && found[0].0 == 99)  // the 100th 20 ms block ends the second second
+        #expect(found.first?.1.message(device: "hw:1").hasPrefix("microphone 'hw:1' gives only silence (2 s") == true)
+    }
+
+    @Test func clippingIsReportedWithItsShare() throws {
+        var check = MicrophoneCheck()
+        var random = SeededGenerator(seed: 5)
+        var found: [MicrophoneProblem] = []
+        for i in 0..<100 {
+            // 39 + 20 of each 1920 samples (3 %) pinned at full scale.
+            var left = noise(960, level: 0.3, random: &random)
+            for n in stride(from: 0, to: 960, by: 25) { left[n] = 1 }
+            var right = noise(960, level: 0.3, random: &random)
+            for n in stride(from: 0, to: 960, by: 50) { right[n] = -1 }
+            found += check.inspect(block([left, right], at: i))
+        }
+        let problem = try #require(found.first)
+        guard case .clipping(let share) = problem, found.count == 1 else {
+            Issue.record("\(found)")
+            return
+        }
+        #expect(abs(share - 59.0 / 1920) < 1e-9)
+        #expect(problem.message(device: "cam").contains("(3 % of samples at full scale)"))
+    }
+
+    /// A mono microphone on a stereo device: reported, and the analyzer takes no direction from it.
+    @Test func identicalChannelsAreMonoAndGiveNoDirection() throws {
+        var check = MicrophoneCheck()
+        var random = SeededGenerator(seed: 9)
+        var found: [MicrophoneProblem] = []
+        var analyzer = try SpeechAnalyzer(sampleRate: 48000, channelCount: 2)
+        var windows: [AudioWindow] = []
+        for i in 0..<100 {
+            let t0 = Double(i * 960) / 48000
+            let voice: [Float] = (0..<960).map { n in
+                let t = t0 + Double(n) / 48000
+                let phase = 130 * t
+                return i < 20 ? 0 : Float(0.2 * (2 * (phase - phase.rounded(.down)) - 1))
+            }
+            let hiss = noise(960, level: 0.003, random: &random)
+            let same = zip(voice, hiss).map { $0 + $1 }
+            let b = block([same, same], at: i)
+            found += check.inspect(b)
+            analyzer.append(b)
+            windows += analyzer.windows(until: b.start.advanced(bySeconds: b.duration))
+        }
+        #expect(found == [.identicalChannels])
+        #expect(windows.contains(where: \.voiced) && windows.allSatisfy { $0.direction == nil })
+    }
+}

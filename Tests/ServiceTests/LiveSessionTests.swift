@@ -100,10 +100,11 @@ import Testing
 /// named pipe that a thread fills in real time, 20 ms at a time, as a microphone would.
 @Suite(.tags(.realTime), .notInFastRuns) struct LiveSessionAudioTests {
     /// Stereo 16-bit sound written to a FIFO at its own pace: hiss, then from 0.3 s a buzz
-    /// arriving from `angle` (the right channel delayed accordingly) until `seconds`.
+    /// arriving from `angle` (the right channel delayed accordingly) until `seconds`; `gain`
+    /// scales it (0 with no hiss: a muted microphone; large: one that clips).
     final class PacedMicrophone: Sendable {
         let path: String
-        init(angle: Double, seconds: Double, array: MicrophoneArray) throws {
+        init(angle: Double, seconds: Double, array: MicrophoneArray, gain: Double = 1, hiss: Bool = true) throws {
             path = Fixtures.temporaryDirectory("mic") + "/mic.fifo"
             guard mkfifo(path, 0o600) == 0 else { throw SessionError("mkfifo failed") }
             signal(SIGPIPE, SIG_IGN)  // a write after the reader has gone fails instead of killing the tests
@@ -115,7 +116,7 @@ import Testing
                 guard t > 0.3 else { return 0 }
                 // A voiced sound: a 130 Hz sawtooth, broadband like the glottal pulses of speech.
                 let phase = 130 * t
-                return Float(0.2 * (2 * (phase - phase.rounded(.down)) - 1))
+                return Float(gain * 0.2 * (2 * (phase - phase.rounded(.down)) - 1))
             }
             let lag = array.delay(forAngle: angle) * rate
             let left = FractionalDelay.delayed(voice, by: max(0, lag))
@@ -125,7 +126,7 @@ import Testing
             for n in 0..<count {
                 for value in [left[n], right[n]] {
                     let sample = Int16(
-                        max(-1, min(1, value + Float.random(in: -0.003...0.003, using: &random))) * 32767)
+                        max(-1, min(1, value + (hiss ? Float.random(in: -0.003...0.003, using: &random) : 0))) * 32767)
                     withUnsafeBytes(of: sample.littleEndian) { pcm.append(contentsOf: $0) }
                 }
             }
@@ -247,10 +248,13 @@ import Testing
 /// `dockctl listen` on a paced microphone: a voice from +20° is reported from there.
 @Suite(.tags(.unit)) struct ListenCommandTests {
     /// `dockctl listen` with `options` for 2 s on a voice from +20°.
-    func listenToAVoiceOnTheRight(_ options: [String]) throws -> ListenCommand.Report {
+    func listenToAVoiceOnTheRight(
+        _ options: [String], seconds: Double = 2, gain: Double = 1, hiss: Bool = true
+    ) throws -> ListenCommand.Report {
         let array = MicrophoneArray(spacing: 0.15, mounting: .room)
-        let microphone = try LiveSessionAudioTests.PacedMicrophone(angle: 20 * .pi / 180, seconds: 2.5, array: array)
-        var listen = try ListenCommand(arguments: ["--device", "cam", "--seconds", "2"] + options)
+        let microphone = try LiveSessionAudioTests.PacedMicrophone(
+            angle: 20 * .pi / 180, seconds: seconds + 0.5, array: array, gain: gain, hiss: hiss)
+        var listen = try ListenCommand(arguments: ["--device", "cam", "--seconds", "\(seconds)"] + options)
         listen.alsaConfiguration = microphone.configuration
         return try listen.run()
     }
@@ -260,6 +264,7 @@ import Testing
         #expect(report.summary == "ALSA 'cam': 2 channels at 48000 Hz" && report.blocks >= 100)
         #expect(report.speechShare > 0.6, "\(report)")
         #expect(abs((report.directionDegrees ?? 0) - 20) < 2, "\(report)")
+        #expect(report.problems.isEmpty, "\(report.problems)")
         #expect(
             ListenCommand.describe(report).contains(
                 String(
@@ -274,5 +279,14 @@ import Testing
         let report = try listenToAVoiceOnTheRight(["--mic-order", "right-left"])
         #expect(abs((report.directionDegrees ?? 0) + 20) < 2, "\(report)")
         #expect(throws: UsageError.self) { try ListenCommand(arguments: ["--mic-order", "up-down"]) }
+    }
+
+    /// A muted microphone and one turned up until it clips are each named in one line.
+    @Test func aMutedAndAClippingMicrophoneAreReported() throws {
+        let muted = try listenToAVoiceOnTheRight([], seconds: 2.5, gain: 0, hiss: false)
+        #expect(muted.problems.count == 1 && muted.problems[0].contains("gives only silence"), "\(muted.problems)")
+        #expect(ListenCommand.describe(muted).hasSuffix(muted.problems[0]))
+        let loud = try listenToAVoiceOnTheRight([], gain: 8)
+        #expect(loud.problems.count == 1 && loud.problems[0].contains("clips"), "\(loud.problems)")
     }
 }

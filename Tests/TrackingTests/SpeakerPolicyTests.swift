@@ -178,6 +178,105 @@ import Testing
         }
         #expect(zip(times, times.dropFirst()).allSatisfy { $1 - $0 >= 2 - 1e-9 }, "\(times)")
     }
+
+    /// People too far apart to frame together are never grouped: quick turns then switch, no
+    /// faster than the dwell allows.
+    @Test func peopleWhoDoNotFitTheViewAreNotGrouped() {
+        var policy = SpeakerSelectionPolicy()
+        var utterances = Utterances()
+        var choices: [[UUID]] = []
+        var t = 0.0
+        while t <= 30 {
+            let who = Int(t) % 2 == 0 ? a : b
+            let speaking = [a: who == a ? 1.0 : 0, b: who == b ? 1.0 : 0]
+            utterances.hear([who], for: 0.05)
+            choices.append(
+                policy.update(
+                    at: MonotonicInstant(seconds: t), speaking: speaking, uttered: utterances.all, fallback: nil,
+                    fits: { $0.count < 2 }))
+            t += 0.05
+        }
+        #expect(choices.allSatisfy { $0.count <= 1 })
+        #expect(policy.switches >= 3)  // it does follow, one person at a time
+    }
+
+    /// Two people trading quick turns are framed together; when one then holds the floor, the
+    /// camera goes back to them alone, once, after `floorHold` seconds.
+    @Test func oneWhoHoldsTheFloorIsFramedAloneAgain() {
+        var policy = SpeakerSelectionPolicy()
+        let choices = run(until: 24, policy: &policy) { t in t < 10 ? (Int(t) % 2 == 0 ? self.a : self.b) : self.a }
+        #expect(choices.contains { $0.0 < 10 && Set($0.1) == [a, b] })
+        let alone = choices.first { $0.0 >= 10 && $0.1 == [a] }
+        // a talks alone from 10 s: the group holds until a has had the floor for 6 s.
+        #expect(
+            alone.map { $0.0 >= 10 + policy.configuration.floorHold - 0.1 && $0.0 <= 17.5 } == true,
+            "\(String(describing: alone?.0))")
+        #expect(choices.filter { $0.0 > 17.5 }.allSatisfy { $0.1 == [a] })
+    }
+
+    /// The person framed anyway (the fallback) and another heard alike, before the lips say
+    /// which: the fallback keeps the camera; the other takes it once heard plainly better.
+    @Test func aFallbackHeardAsWellAsTheChallengerKeepsTheCamera() {
+        var policy = SpeakerSelectionPolicy()
+        let choices = run(until: 6, fallback: a, policy: &policy) { t in
+            t < 1 ? [self.a: 0, self.b: 0] : t < 3 ? [self.a: 0.9, self.b: 0.9] : [self.a: 0.2, self.b: 0.95]
+        }
+        #expect(choices.filter { $0.0 < 3 }.allSatisfy { $0.1 == [a] })
+        #expect(choices.last?.1 == [b])
+    }
+
+    /// Both fall quiet after a tie: the one framed is not replaced by someone fainter in the pause.
+    @Test func aFainterChallengerDoesNotTakeTheCameraInAPause() {
+        var policy = SpeakerSelectionPolicy()
+        let choices = run(until: 8, policy: &policy) { t in
+            t < 2
+                ? [self.a: 1, self.b: 0]
+                : t < 5
+                    ? [self.a: 0.95, self.b: 0.9] : t < 5.4 ? [self.a: 0.35, self.b: 0.2] : [self.a: 0, self.b: 0]
+        }
+        #expect(choices.filter { $0.0 > 1 }.allSatisfy { $0.1 == [a] })
+        #expect(policy.switches == 0)
+    }
+
+    /// A conversation under way when the first turn is followed: the one framed anyway spoke a
+    /// moment ago, so the next change of speaker frames both at once, without the dwell.
+    @Test func aConversationUnderWayIsFramedTogetherAtTheSecondTurn() {
+        var policy = SpeakerSelectionPolicy()
+        // a (the fallback) says a word at 1 s; b talks 2–3 s; a answers from 3.2 s.
+        let choices = run(until: 6, fallback: a, policy: &policy) { t in
+            let who: UUID? = (1...1.3).contains(t) ? self.a : (2...3).contains(t) ? self.b : t >= 3.2 ? self.a : nil
+            return [self.a: who == self.a ? 1.0 : 0, self.b: who == self.b ? 1.0 : 0]
+        }
+        #expect(choices.contains { $0.0 > 2 && $0.0 < 3 && $0.1 == [b] })
+        let together = choices.first { Set($0.1) == [a, b] }
+        // a confirmed 0.4 s after 3.2 s, well inside b's 2 s dwell.
+        #expect(together.map { $0.0 < 4.0 } == true, "\(String(describing: together?.0))")
+    }
+
+    /// Overlapped speech heard alike from both (the challenger a little louder): the framed one
+    /// who has said most lately keeps the camera.
+    @Test func theFramedTalkerWithTheLargerShareKeepsTheCamera() {
+        func run(share: [UUID: Double]) -> (last: [UUID], switches: Int) {
+            var policy = SpeakerSelectionPolicy()
+            var utterances = Utterances()
+            var last: [UUID] = []
+            var t = 0.0
+            while t <= 8 {
+                let speaking: [UUID: Double] = t < 3 ? [a: 1, b: 0] : [a: 0.6, b: 0.9]
+                utterances.hear(Set(speaking.filter { $0.value >= 0.3 }.keys), for: 0.05)
+                last = policy.update(
+                    at: MonotonicInstant(seconds: t), speaking: speaking, uttered: utterances.all, fallback: nil,
+                    share: share)
+                t += 0.05
+            }
+            return (last, policy.switches)
+        }
+        let kept = run(share: [a: 0.6, b: 0.4])
+        #expect(kept.last == [a] && kept.switches == 0)
+        // Without the share the louder challenger takes over.
+        let taken = run(share: [:])
+        #expect(taken.last.contains(b) && taken.switches == 1)
+    }
 }
 
 @Suite(.tags(.unit)) struct SpeakerEvidenceTests {
@@ -242,5 +341,35 @@ import Testing
         #expect(abs(utterances.heard(a) - 0.4) < 1e-9 && abs(utterances.heard(b) - 0.1) < 1e-9)
         for _ in 0..<38 { utterances.hear([], for: 0.02) }  // 0.76 s: longer than the gap
         #expect(utterances.heard(a) == 0 && utterances.all.isEmpty)
+    }
+}
+
+@Suite(.tags(.unit)) struct SpeakerEvidenceCarryTests {
+    /// Between syllables the front end says "speech" with no clear direction: a steady speaker
+    /// keeps the credit for `carrySeconds`, no longer.
+    @Test func aSteadySpeakerIsCarriedAcrossWindowsWithoutDirection() {
+        let left = UUID()
+        let right = UUID()
+        let people = [(uuid: left, angle: -0.3), (uuid: right, angle: 0.3)]
+        var evidence = SpeakerEvidence()
+        for _ in 0..<10 { evidence.update(speech: true, direction: 0.3, coherence: 0.8, people: people, seconds: 0.02) }
+        #expect(evidence.attributed == [right])
+        for _ in 0..<10 { evidence.update(speech: true, direction: nil, coherence: nil, people: people, seconds: 0.02) }
+        #expect(evidence.attributed == [right])  // 0.2 s: carried
+        for _ in 0..<10 { evidence.update(speech: true, direction: nil, coherence: nil, people: people, seconds: 0.02) }
+        #expect(evidence.attributed.isEmpty)  // 0.4 s: no longer
+    }
+
+    /// One clear window after another speaker's is a lone reflection, not a steady talker: it
+    /// is not carried.
+    @Test func aLoneClearWindowIsNotCarried() {
+        let left = UUID()
+        let right = UUID()
+        let people = [(uuid: left, angle: -0.3), (uuid: right, angle: 0.3)]
+        var evidence = SpeakerEvidence()
+        for _ in 0..<10 { evidence.update(speech: true, direction: 0.3, coherence: 0.8, people: people, seconds: 0.02) }
+        evidence.update(speech: true, direction: -0.3, coherence: 0.8, people: people, seconds: 0.02)
+        evidence.update(speech: true, direction: nil, coherence: nil, people: people, seconds: 0.02)
+        #expect(evidence.attributed.isEmpty)
     }
 }

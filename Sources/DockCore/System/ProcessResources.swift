@@ -21,4 +21,12 @@ public enum ProcessResources {
         getrusage(RUSAGE_SELF.rawValue, &usage)
         return Double(usage.ru_maxrss) * 1024
     }
+
+    /// CPU time the calling thread has used, seconds: what one stage costs, whatever else the
+    /// machine is busy with.
+    public static func threadCPUSeconds() -> Double {
+        var now = timespec()
+        clock_gettime(CLOCK_THREAD_CPUTIME_ID, &now)
+        return Double(now.tv_sec) + Double(now.tv_nsec) / 1e9
+    }
 }
