@@ -75,7 +75,7 @@ let package = Package(
         .target(
             name: "BenchRunner",
             dependencies: [
-                "Audio", "Bench", "CameraOutputs", "Capture", "Control", "Daemon", "DockCore", "Imaging", "Motion",
+                "Bench", "CameraOutputs", "Capture", "Control", "Daemon", "DockCore", "Imaging", "Motion",
                 "PeerBench",
                 "Perception",
                 "Pipeline", "Simulation",

@@ -1,6 +1,7 @@
 import Bench
 import Foundation
 import PeerBench
+import Simulation
 
 /// The benchmark's results for people (a text table, a markdown summary) and machines (JSON).
 public struct BenchReport: Sendable {

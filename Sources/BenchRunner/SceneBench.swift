@@ -85,20 +85,10 @@ extension BenchCommand {
                         format: "%@: %d frames, %.1f fps", label as NSString, run.summary.frames,
                         run.summary.framesPerSecond))
                 if let directory = reportDirectory {
-                    let path = "\(directory)/traces/\(scene.name)-\(name).csv"
-                    do { try TraceWriter.write(run.summary.trace, to: path) } catch {
-                        throw SessionError(
-                            "cannot write the trace \(path): \(error.localizedDescription) (is the disk full?)")
-                    }
                     // The front end hears a scene the same way under every law: one audio trace each.
-                    if done == 0 || runs.last?.scene != scene.name, let frontEnd = run.audioFrontEnd {
-                        let audioPath = "\(directory)/traces/\(scene.name)-audio.csv"
-                        do { try frontEnd.csv.write(toFile: audioPath, atomically: true, encoding: .utf8) } catch {
-                            throw SessionError(
-                                "cannot write the trace \(audioPath): \(error.localizedDescription) (is the disk full?)"
-                            )
-                        }
-                    }
+                    let firstOfScene = done == 0 || runs.last?.scene != scene.name
+                    try writeTraces(
+                        of: run, named: "\(scene.name)-\(name)", scene: scene.name, audio: firstOfScene, in: directory)
                 }
                 runs.append(run)
             }
@@ -112,16 +102,32 @@ extension BenchCommand {
         if let directory = reportDirectory {
             _ = try BenchPlots.write(runs, to: directory + "/plots")
             for (name, text) in [("report.json", report.jsonText + "\n"), ("summary.md", report.markdown)] {
-                do { try text.write(toFile: "\(directory)/\(name)", atomically: true, encoding: .utf8) } catch {
-                    throw SessionError(
-                        "cannot write \(directory)/\(name): \(error.localizedDescription) (is the disk full?)")
-                }
+                try Self.write(text, to: "\(directory)/\(name)")
             }
             progress(
                 "report written to \(directory) (report.json, summary.md, traces/, plots/\(writeVideos ? ", videos/" : ""))"
             )
         }
         return json ? report.jsonText : report.text
+    }
+
+    /// A run's per-frame trace, and with `audio` the front end's windows for its scene.
+    private func writeTraces(
+        of run: SceneRun, named name: String, scene: String, audio: Bool, in directory: String
+    ) throws(SessionError) {
+        let path = "\(directory)/traces/\(name).csv"
+        do { try TraceWriter.write(run.summary.trace, to: path) } catch {
+            throw SessionError("cannot write the trace \(path): \(error.localizedDescription) (is the disk full?)")
+        }
+        if audio, let frontEnd = run.audioFrontEnd {
+            try Self.write(frontEnd.csv, to: "\(directory)/traces/\(scene)-audio.csv")
+        }
+    }
+
+    static func write(_ text: String, to path: String) throws(SessionError) {
+        do { try text.write(toFile: path, atomically: true, encoding: .utf8) } catch {
+            throw SessionError("cannot write \(path): \(error.localizedDescription) (is the disk full?)")
+        }
     }
 
     /// Records the scene's closed-loop view (what the gimbal's camera saw, unannotated) and runs

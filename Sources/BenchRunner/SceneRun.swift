@@ -3,6 +3,7 @@ import Control
 import DockCore
 import Foundation
 import Pipeline
+import Simulation
 
 /// One named figure of a benchmark run; nil when the scene cannot show it (no steps, no speech…).
 public struct BenchFigure: Sendable, Hashable {

@@ -13,22 +13,10 @@ struct SpeakerFollower {
     private var evidence = SpeakerEvidence()
     private(set) var policy: SpeakerSelectionPolicy
     let array: MicrophoneArray
-    /// Speech from a direction where nobody is tracked (someone out of view): since when, and
-    /// the directions heard.
-    private var unattributedSince: MonotonicInstant?
-    private var unattributed: [Double] = []
     /// When speech was last heard: lips are only read while it is about.
     private(set) var lastSpeech: MonotonicInstant?
-    /// A voice from where nobody sits was heard from here (radians, the room's frame): the head
-    /// looks this way until someone framed is heard, or the voice there has been quiet a while.
-    private var lookingToward: (direction: Double, lastHeard: MonotonicInstant, inViewSince: MonotonicInstant?)?
     private var seats = Seats()
-    private var faceless = FacelessVoices()
-    /// A voice from where nobody sits must have been heard this long (speech-like windows)
-    /// before the head turns to it: a door, a cough, a laugh from the corridor are shorter.
-    var unseenConfirmation = 0.7
-    /// Looking at an unseen voice's bearing this long without finding a face: nobody is there.
-    var searchSeconds = 1.5
+    private var search: UnseenVoiceSearch
 
     /// Follows a whole recording.
     init(clip: AudioClip, array: MicrophoneArray, policy: SpeakerPolicyConfiguration) throws(AudioError) {
@@ -40,6 +28,7 @@ struct SpeakerFollower {
         self.analyzer = analyzer
         array = analyzer.array
         self.policy = SpeakerSelectionPolicy(configuration: policy)
+        search = UnseenVoiceSearch(spread: evidence.directionSpread, reach: evidence.attributionReach)
     }
 
     mutating func hear(_ blocks: [AudioBlock]) {
@@ -83,7 +72,10 @@ struct SpeakerFollower {
             evidence.update(
                 speech: window.isSpeech, direction: bearing, coherence: window.coherence, people: candidates,
                 lips: seatLips, hidden: hidden, seconds: analyzer.windowSeconds)
-            noteUnattributed(window, bearing: bearing)
+            search.hear(
+                speech: window.isSpeech, voiced: window.voiced, bearing: bearing,
+                clear: (window.coherence ?? 0) >= evidence.minimumCoherence, attributed: !evidence.attributed.isEmpty,
+                at: window.time, seconds: analyzer.windowSeconds)
             if window.isSpeech { lastSpeech = window.time }
         }
         let speakingSeats = Dictionary(candidates.map { ($0.uuid, evidence.speakingConfidence($0.uuid) ?? 0) }) {
@@ -106,75 +98,16 @@ struct SpeakerFollower {
         }
         // Someone framed is out of view: turn to their seat (with the rest of the group).
         if framedSeats.contains(where: { $0.occupant == nil }), policy.followsSpeech {
-            lookingToward = nil
+            search.stop()
             let bearings = framedSeats.map(\.bearing)
             let target = lookTarget(from: bearings.min()!, to: bearings.max()!, camera: camera, yaw: yaw)
             return (chosen, speaking, target)
         }
         let chosenBearings = policy.followsSpeech ? framedSeats.map(\.bearing) : []
-        let sound = soundTarget(camera: camera, yaw: yaw, chosenBearings: chosenBearings, at: now)
+        let sound = search.direction(
+            viewCentre: yaw, halfField: halfField, framedHeard: policy.framedHeard, framed: chosenBearings, at: now
+        ).map { lookTarget(from: $0, to: $0, camera: camera, yaw: yaw) }
         return (sound != nil ? [] : chosen.isEmpty ? (fallback.map { [$0] } ?? []) : chosen, speaking, sound)
-    }
-
-    /// Speech given to nobody (see `SpeakerEvidence.attributed`), heard for longer than a
-    /// cough, from a bearing not known as a machine.
-    private mutating func noteUnattributed(_ window: AudioWindow, bearing: Double?) {
-        if window.isSpeech, let bearing, let look = lookingToward,
-            abs(bearing - look.direction) < 2.5 * evidence.directionSpread
-        {
-            lookingToward?.lastHeard = window.time
-        }
-        guard window.isSpeech, let bearing, (window.coherence ?? 0) >= evidence.minimumCoherence else {
-            if let since = unattributedSince, window.time.seconds(since: since) > 1.5 {
-                unattributedSince = nil
-                unattributed = []
-            }
-            return
-        }
-        if !evidence.attributed.isEmpty {
-            unattributedSince = nil
-            unattributed = []
-            return
-        }
-        if window.voiced { faceless.hear(bearing, seconds: analyzer.windowSeconds, at: window.time) }
-        if faceless.isMachine(bearing) { return }
-        if unattributedSince == nil { unattributedSince = window.time }
-        unattributed.append(bearing)
-        if unattributed.count > 50 { unattributed.removeFirst(unattributed.count - 50) }
-    }
-
-    /// Where to look for a talker nobody has seen: the voice's bearing, so the head turns
-    /// toward it and the detector can find the person. nil when speech is attributed, too brief,
-    /// or from a machine. A bearing looked at without finding a face becomes a machine.
-    private mutating func soundTarget(
-        camera: CameraInformation, yaw: Double, chosenBearings: [Double], at now: MonotonicInstant
-    ) -> NormalizedRect? {
-        let halfField = atan(camera.intrinsics.cx / camera.intrinsics.fx)
-        let heardEnough = Double(unattributed.count) * analyzer.windowSeconds >= unseenConfirmation
-        if lookingToward == nil, let since = unattributedSince, now.seconds(since: since) >= unseenConfirmation,
-            heardEnough
-        {
-            lookingToward = (unattributed.sorted()[unattributed.count / 2], now, nil)
-        }
-        if let look = lookingToward {
-            if abs(look.direction - yaw) < 0.7 * halfField {
-                if look.inViewSince == nil { lookingToward?.inViewSince = now }
-            }
-            if let since = lookingToward?.inViewSince, now.seconds(since: since) >= searchSeconds {
-                faceless.foundNobody(at: look.direction, at: now)
-                unattributedSince = nil
-                unattributed = []
-                lookingToward = nil
-            }
-        }
-        if let look = lookingToward,
-            policy.framedHeard || now.seconds(since: look.lastHeard) > 1.5
-                || chosenBearings.contains(where: { abs($0 - look.direction) < evidence.attributionReach })
-        {
-            lookingToward = nil
-        }
-        guard let direction = lookingToward?.direction else { return nil }
-        return lookTarget(from: direction, to: direction, camera: camera, yaw: yaw)
     }
 
     /// A target spanning the bearings `low`…`high` (one bearing: a small box), at mid-height,

@@ -82,3 +82,57 @@ import Testing
         #expect(voices.isMachine(80 * degree) && voices.machineBearings.count == 2)
     }
 }
+
+@Suite(.tags(.unit)) struct UnseenVoiceSearchTests {
+    let degree = Double.pi / 180
+    func at(_ t: Double) -> MonotonicInstant { MonotonicInstant(seconds: t) }
+
+    /// Feeds `seconds` of unattributed speech from `bearing` from `start`, 20 ms windows, asking
+    /// where to look after each; returns the first time a direction is given, and it.
+    func listen(
+        _ search: inout UnseenVoiceSearch, from bearing: Double, start: Double, seconds: Double, viewCentre: Double = 0
+    ) -> (time: Double, direction: Double)? {
+        var first: (Double, Double)?
+        var t = start
+        while t < start + seconds {
+            search.hear(
+                speech: true, voiced: true, bearing: bearing, clear: true, attributed: false, at: at(t), seconds: 0.02)
+            if let d = search.direction(
+                viewCentre: viewCentre, halfField: 0.5, framedHeard: false, framed: [], at: at(t)),
+                first == nil
+            {
+                first = (t, d)
+            }
+            t += 0.02
+        }
+        return first
+    }
+
+    @Test func aVoiceThatLastsIsLookedForACoughIsNot() throws {
+        var search = UnseenVoiceSearch(spread: 6 * degree, reach: 12 * degree)
+        #expect(listen(&search, from: -50 * degree, start: 0, seconds: 0.35) == nil)
+        var fresh = UnseenVoiceSearch(spread: 6 * degree, reach: 12 * degree)
+        let look = try #require(listen(&fresh, from: -50 * degree, start: 0, seconds: 2))
+        #expect(abs(look.time - 0.7) < 0.05 && abs(look.direction + 50 * degree) < 1e-9)
+    }
+
+    /// The head gets there and finds nobody for 1.5 s: the bearing is a machine and never
+    /// draws the head again.
+    @Test func aBearingLookedAtAndFoundEmptyNeverDrawsTheHeadAgain() throws {
+        var search = UnseenVoiceSearch(spread: 6 * degree, reach: 12 * degree)
+        _ = try #require(listen(&search, from: 60 * degree, start: 0, seconds: 1))
+        // Now the view is centred on the voice, and nobody is framed there.
+        _ = listen(&search, from: 60 * degree, start: 1, seconds: 2, viewCentre: 60 * degree)
+        #expect(search.faceless.isMachine(60 * degree))
+        #expect(listen(&search, from: 60 * degree, start: 3, seconds: 3) == nil)
+    }
+
+    /// Someone framed found where the head looks ends the search.
+    @Test func someoneFramedWhereTheHeadLooksEndsTheSearch() throws {
+        var search = UnseenVoiceSearch(spread: 6 * degree, reach: 12 * degree)
+        _ = try #require(listen(&search, from: -40 * degree, start: 0, seconds: 1))
+        let after = search.direction(
+            viewCentre: -20 * degree, halfField: 0.5, framedHeard: false, framed: [-35 * degree], at: at(1.02))
+        #expect(after == nil)
+    }
+}

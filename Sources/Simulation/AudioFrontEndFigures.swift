@@ -1,7 +1,6 @@
 import Audio
 import DockCore
 import Foundation
-import Simulation
 
 /// The audio front end's own figures on a generated scene, against its truth, window by window:
 /// how far the direction it gives is from the one person talking, and how its speech decisions
