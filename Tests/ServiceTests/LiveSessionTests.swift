@@ -27,7 +27,8 @@ import Testing
     @Test func liveCameraFramesAreTrackedAndCommandsKeepTheirRate() throws {
         let device = CameraFixtures.webcam()
         device.stampsWithRealTime = true
-        device.append(Array(repeating: .frame(try CameraFixtures.jpeg()), count: 400))
+        // 60 s of frames: enough for 75 processed at a sanitized build's speed.
+        device.append(Array(repeating: .frame(try CameraFixtures.jpeg()), count: 1200))
         let session = try Pipeline(live: configuration(device), system: device)
         #expect(session.sourceSummary.contains("MJPG 512x512"))
         let summary = try session.run(stop: StopFlag(), status: nil)
@@ -110,7 +111,8 @@ import Testing
             signal(SIGPIPE, SIG_IGN)  // a write after the reader has gone fails instead of killing the tests
             let rate = 48000.0
             var random = SeededGenerator(seed: 4)
-            let count = Int(seconds * rate)
+            // The buzz is periodic (130 cycles a second), so 1 s of it is made and repeated.
+            let count = Int(min(seconds, 1.3) * rate)
             let voice: [Float] = (0..<count).map { n in
                 let t = Double(n) / rate
                 guard t > 0.3 else { return 0 }
@@ -133,11 +135,14 @@ import Testing
             let path = self.path
             let chunk = 960 * 4
             let bytes = pcm
+            let loopStart = Int(0.3 * rate) * 4
+            let total = Int(seconds * rate) * 4
             let thread = Thread {
                 guard let file = FileHandle(forWritingAtPath: path) else { return }  // waits for the reader
                 let start = Date()
-                for (index, from) in stride(from: 0, to: bytes.count, by: chunk).enumerated() {
+                for (index, at) in stride(from: 0, to: total, by: chunk).enumerated() {
                     Thread.sleep(until: start.addingTimeInterval(Double(index) * 0.02))
+                    let from = at < bytes.count ? at : loopStart + (at - loopStart) % (bytes.count - loopStart)
                     // The reader has gone (the session ended): stop.
                     guard (try? file.write(contentsOf: bytes[from..<min(bytes.count, from + chunk)])) != nil else {
                         break
@@ -159,7 +164,8 @@ import Testing
     ) {
         let device = CameraFixtures.webcam()
         device.stampsWithRealTime = true
-        device.append(Array(repeating: .frame(try CameraFixtures.jpeg()), count: 400))
+        // 60 s of frames: enough for 75 processed at a sanitized build's speed.
+        device.append(Array(repeating: .frame(try CameraFixtures.jpeg()), count: 1200))
         var c = configuration(device)
         c.maximumFrames = frames
         c.audioDevice = microphone
@@ -180,7 +186,8 @@ import Testing
     @Test func theTrackedFaceIsHeardSpeaking() throws {
         let focal = 256 / tan(35 * Double.pi / 180)
         let microphone = try PacedMicrophone(
-            angle: atan((225 - 256) / focal), seconds: 4, array: MicrophoneArray(spacing: 0.15, mounting: .camera))
+            // Longer than the run however slowly the machine processes (a sanitized build: 3 fps).
+            angle: atan((225 - 256) / focal), seconds: 30, array: MicrophoneArray(spacing: 0.15, mounting: .camera))
         let (device, c) = try webcam(microphone: "cam", alsaConfiguration: microphone.configuration)
         let session = try Pipeline(live: c, system: device)
         // The start line says how the pair is read, and what to do if the head turns the wrong way.
