@@ -89,8 +89,9 @@ struct SpeakerFollower {
             return high - low <= 1.7 * halfField - 0.05
         }
         let ids = policy.update(
-            at: now, speaking: speakingSeats, uttered: evidence.utterances.all,
-            fallback: fallback.flatMap { seatID($0.uuid) }, fits: fits, share: evidence.recentShare)
+            at: now, speaking: speakingSeats, uttered: evidence.utterances,
+            fallback: fallback.flatMap { seatID($0.uuid) }, fits: fits, share: evidence.recentShare,
+            unseen: Set(away.map(\.uuid)))
         let framedSeats = ids.compactMap { seats.seat(id: $0) }
         let chosen = framedSeats.compactMap { seat in subjects.first { $0.uuid == seat.occupant } }
         let speaking = Dictionary(people.map { ($0.uuid, seatID($0.uuid).flatMap { speakingSeats[$0] } ?? 0) }) {

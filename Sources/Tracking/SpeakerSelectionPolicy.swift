@@ -50,15 +50,16 @@ public struct SpeakerSelectionPolicy: Sendable {
         self.configuration = configuration
     }
 
-    /// `speaking`: speakingConfidence per present person; `uttered`: seconds each has been heard
-    /// in their current utterance (`Utterances`); `fallback`: whom to frame without speech;
+    /// `speaking`: speakingConfidence per present person; `uttered`: what each has said in their
+    /// current utterance; `fallback`: whom to frame without speech;
     /// `fits`: whether people can be framed together (a group wider than the view cannot);
     /// `share`: each one's share of the recent speech (a framed talker with the larger share
-    /// keeps the camera).
+    /// keeps the camera); `unseen`: people out of the picture, whose turn would take the framed
+    /// talker out of it.
     @discardableResult
     public mutating func update(
-        at time: MonotonicInstant, speaking: [UUID: Double], uttered: [UUID: Double], fallback: UUID?,
-        fits: (Set<UUID>) -> Bool = { _ in true }, share: [UUID: Double] = [:]
+        at time: MonotonicInstant, speaking: [UUID: Double], uttered: Utterances, fallback: UUID?,
+        fits: (Set<UUID>) -> Bool = { _ in true }, share: [UUID: Double] = [:], unseen: Set<UUID> = []
     ) -> [UUID] {
         let c = configuration
         let heard = Set(speaking.filter { $0.value >= c.speakingThreshold }.keys)
@@ -74,7 +75,7 @@ public struct SpeakerSelectionPolicy: Sendable {
         }
         // The loudest confirmed speaker not framed now asks for the camera: confirmed by how
         // long they have been heard in this utterance (a cough is short).
-        let confirmed = speakers.filter { (uttered[$0] ?? 0) >= c.confirmation - 1e-9 }
+        let confirmed = speakers.filter { uttered.heard($0) >= c.confirmation - 1e-9 }
         // The person framed anyway (the fallback) is the only one talking: from now on the
         // camera follows them as the speaker, so the next speaker's request is a turn. Not when
         // someone else is heard as well (the sound cannot tell them apart; the lips may yet).
@@ -88,8 +89,13 @@ public struct SpeakerSelectionPolicy: Sendable {
         // 0.2 s after the challenger was last heard. The fallback framed and heard as well as
         // the challenger keeps the camera too: it may be the talker, and the lips may yet say.
         // And in a pause nobody is heard in, the one framed is not replaced by someone fainter.
+        // Nor is a talker still in their utterance, trailing off, with the larger share, by
+        // someone out of the picture: a turn there takes the talker out of it, and what is heard
+        // there may be typing or a reflection (a real turn outlasts the utterance's gap).
         if let challenger = candidate, let challengerHeard = lastHeard[challenger],
             chosen.contains(where: { framed in
+                let framedShare = share[framed].map { $0 >= (share[challenger] ?? 0) } == true
+                if followsSpeech, unseen.contains(challenger), framedShare, uttered.heard(framed) > 0 { return true }
                 guard speakers.contains(framed), let framedLast = lastHeard[framed] else { return false }
                 let level = speaking[framed] ?? 0
                 let challengerLevel = speaking[challenger] ?? 0
@@ -98,7 +104,7 @@ public struct SpeakerSelectionPolicy: Sendable {
                 guard followsSpeech else { return tie || fainter }
                 if fainter { return true }
                 return tie || framedLast.seconds(since: challengerHeard) > 0.2
-                    || (heard.contains(framed) && share[framed].map { $0 >= (share[challenger] ?? 0) } == true)
+                    || (heard.contains(framed) && framedShare)
             })
         {
             candidate = nil

@@ -18,7 +18,7 @@ import Testing
         let heard = Set(speaking.filter { $0.value >= policy.configuration.speakingThreshold }.keys)
         utterances.hear(heard, for: 0.05)
         return policy.update(
-            at: MonotonicInstant(seconds: t), speaking: speaking, uttered: utterances.all, fallback: fallback)
+            at: MonotonicInstant(seconds: t), speaking: speaking, uttered: utterances, fallback: fallback)
     }
 
     /// Runs the policy from 0 to `until` s with `levels(t)` as each person's speakingConfidence.
@@ -192,7 +192,7 @@ import Testing
             utterances.hear([who], for: 0.05)
             choices.append(
                 policy.update(
-                    at: MonotonicInstant(seconds: t), speaking: speaking, uttered: utterances.all, fallback: nil,
+                    at: MonotonicInstant(seconds: t), speaking: speaking, uttered: utterances, fallback: nil,
                     fits: { $0.count < 2 }))
             t += 0.05
         }
@@ -265,7 +265,7 @@ import Testing
                 let speaking: [UUID: Double] = t < 3 ? [a: 1, b: 0] : [a: 0.6, b: 0.9]
                 utterances.hear(Set(speaking.filter { $0.value >= 0.3 }.keys), for: 0.05)
                 last = policy.update(
-                    at: MonotonicInstant(seconds: t), speaking: speaking, uttered: utterances.all, fallback: nil,
+                    at: MonotonicInstant(seconds: t), speaking: speaking, uttered: utterances, fallback: nil,
                     share: share)
                 t += 0.05
             }
@@ -276,6 +276,38 @@ import Testing
         // Without the share the louder challenger takes over.
         let taken = run(share: [:])
         #expect(taken.last.contains(b) && taken.switches == 1)
+    }
+
+    /// The framed talker trails off (heard below the threshold, but still in their utterance)
+    /// while typing is heard louder for a moment where someone out of the picture sits: with
+    /// the larger share of the recent speech they keep the camera; once their utterance has
+    /// ended the other may take it. Someone in the picture is not held off.
+    @Test func aFramedTalkerTrailingOffKeepsTheCameraFromALouderSoundOutOfThePicture() {
+        func run(share: [UUID: Double], until end: Double = 4.5, unseen: Bool = true) -> (last: [UUID], switches: Int) {
+            var policy = SpeakerSelectionPolicy()
+            var utterances = Utterances()
+            var last: [UUID] = []
+            var t = 0.0
+            while t <= end + 1e-9 {
+                let speaking: [UUID: Double] =
+                    t < 3 ? [a: 1, b: 0] : t < 4.5 ? [a: 0.3, b: 0.5] : [a: 0, b: 0.9]
+                utterances.hear(Set(speaking.filter { $0.value >= 0.3 }.keys), for: 0.05)
+                last = policy.update(
+                    at: MonotonicInstant(seconds: t), speaking: speaking, uttered: utterances, fallback: nil,
+                    share: share, unseen: unseen ? [b] : [])
+                t += 0.05
+            }
+            return (last, policy.switches)
+        }
+        let kept = run(share: [a: 0.6, b: 0.3])
+        #expect(kept.last == [a] && kept.switches == 0)
+        let taken = run(share: [:])
+        #expect(taken.last == [b] && taken.switches == 1)
+        // a falls silent at 4.5 s: b takes the camera once a's utterance is over.
+        let after = run(share: [a: 0.6, b: 0.3], until: 6)
+        #expect(after.last == [b] && after.switches == 1)
+        let inPicture = run(share: [a: 0.6, b: 0.3], unseen: false)
+        #expect(inPicture.last == [b] && inPicture.switches == 1)
     }
 }
 
