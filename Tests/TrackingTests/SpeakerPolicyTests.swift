@@ -253,23 +253,31 @@ import Testing
         #expect(together.map { $0.0 < 4.0 } == true, "\(String(describing: together?.0))")
     }
 
+    /// Runs the policy from 0 to `until` s with a fixed `share` of recent speech; utterances are
+    /// fed with whoever is at 0.3 or more. Returns the last choice and the switches.
+    func withShare(
+        _ share: [UUID: Double], until end: Double, unseen: Set<UUID> = [], levels: (Double) -> [UUID: Double]
+    ) -> (last: [UUID], switches: Int) {
+        var policy = SpeakerSelectionPolicy()
+        var utterances = Utterances()
+        var last: [UUID] = []
+        var t = 0.0
+        while t <= end + 1e-9 {
+            let speaking = levels(t)
+            utterances.hear(Set(speaking.filter { $0.value >= 0.3 }.keys), for: 0.05)
+            last = policy.update(
+                at: MonotonicInstant(seconds: t), speaking: speaking, uttered: utterances, fallback: nil,
+                share: share, unseen: unseen)
+            t += 0.05
+        }
+        return (last, policy.switches)
+    }
+
     /// Overlapped speech heard alike from both (the challenger a little louder): the framed one
     /// who has said most lately keeps the camera.
     @Test func theFramedTalkerWithTheLargerShareKeepsTheCamera() {
         func run(share: [UUID: Double]) -> (last: [UUID], switches: Int) {
-            var policy = SpeakerSelectionPolicy()
-            var utterances = Utterances()
-            var last: [UUID] = []
-            var t = 0.0
-            while t <= 8 {
-                let speaking: [UUID: Double] = t < 3 ? [a: 1, b: 0] : [a: 0.6, b: 0.9]
-                utterances.hear(Set(speaking.filter { $0.value >= 0.3 }.keys), for: 0.05)
-                last = policy.update(
-                    at: MonotonicInstant(seconds: t), speaking: speaking, uttered: utterances, fallback: nil,
-                    share: share)
-                t += 0.05
-            }
-            return (last, policy.switches)
+            withShare(share, until: 8) { t in t < 3 ? [self.a: 1, self.b: 0] : [self.a: 0.6, self.b: 0.9] }
         }
         let kept = run(share: [a: 0.6, b: 0.4])
         #expect(kept.last == [a] && kept.switches == 0)
@@ -284,20 +292,9 @@ import Testing
     /// ended the other may take it. Someone in the picture is not held off.
     @Test func aFramedTalkerTrailingOffKeepsTheCameraFromALouderSoundOutOfThePicture() {
         func run(share: [UUID: Double], until end: Double = 4.5, unseen: Bool = true) -> (last: [UUID], switches: Int) {
-            var policy = SpeakerSelectionPolicy()
-            var utterances = Utterances()
-            var last: [UUID] = []
-            var t = 0.0
-            while t <= end + 1e-9 {
-                let speaking: [UUID: Double] =
-                    t < 3 ? [a: 1, b: 0] : t < 4.5 ? [a: 0.3, b: 0.5] : [a: 0, b: 0.9]
-                utterances.hear(Set(speaking.filter { $0.value >= 0.3 }.keys), for: 0.05)
-                last = policy.update(
-                    at: MonotonicInstant(seconds: t), speaking: speaking, uttered: utterances, fallback: nil,
-                    share: share, unseen: unseen ? [b] : [])
-                t += 0.05
+            withShare(share, until: end, unseen: unseen ? [b] : []) { t in
+                t < 3 ? [self.a: 1, self.b: 0] : t < 4.5 ? [self.a: 0.3, self.b: 0.5] : [self.a: 0, self.b: 0.9]
             }
-            return (last, policy.switches)
         }
         let kept = run(share: [a: 0.6, b: 0.3])
         #expect(kept.last == [a] && kept.switches == 0)
