@@ -42,6 +42,8 @@ public struct SpeakerSelectionPolicy: Sendable {
     private var lastHeard: [UUID: MonotonicInstant] = [:]
     /// When each was last heard (pruned by nothing: the group window decides what counts).
     private var spokeAt: [UUID: MonotonicInstant] = [:]
+    /// When each was last the only one heard: a word of their own, not a sound shared with another.
+    private var spokeAloneAt: [UUID: MonotonicInstant] = [:]
     private var requests: [(time: MonotonicInstant, uuid: UUID)] = []
     /// The one person talking, since when nobody else has.
     private var soleSpeaker: (uuid: UUID, since: MonotonicInstant)?
@@ -65,6 +67,7 @@ public struct SpeakerSelectionPolicy: Sendable {
         let heard = Set(speaking.filter { $0.value >= c.speakingThreshold }.keys)
         for uuid in heard { lastHeard[uuid] = time }
         for uuid in heard { spokeAt[uuid] = time }
+        if heard.count == 1, let only = heard.first { spokeAloneAt[only] = time }
         // Someone is speaking until silent for longer than a gap between phrases.
         for (uuid, last) in lastHeard where time.seconds(since: last) > c.gapTolerance { lastHeard[uuid] = nil }
         let speakers = Set(lastHeard.keys).filter { speaking[$0] != nil }
@@ -113,12 +116,24 @@ public struct SpeakerSelectionPolicy: Sendable {
             // Requests made while a speaker is framed are turns; the first speaker is not one,
             // unless the person framed anyway spoke a moment ago (a conversation under way).
             let framedSpoke = chosen.contains { spokeAt[$0].map { time.seconds(since: $0) <= c.groupWindow } ?? false }
+            // The one framed anyway said a word of their own, too short to follow, and another
+            // answers: an exchange has begun, and their word counts as its first turn.
+            let framedSaidAWord = chosen.contains {
+                spokeAloneAt[$0].map { time.seconds(since: $0) <= c.groupWindow } ?? false
+            }
+            if !followsSpeech && framedSaidAWord {
+                for framed in chosen where !requests.contains(where: { $0.uuid == framed }) {
+                    requests.append((spokeAloneAt[framed] ?? time, framed))
+                }
+            }
             if (followsSpeech || framedSpoke) && requests.last?.uuid != candidate { requests.append((time, candidate)) }
             requests.removeAll { time.seconds(since: $0.time) > c.groupWindow }
             let dwelt = chosenSince.map { time.seconds(since: $0) >= c.minimumDwell } ?? true
             var group = chosen
             for r in requests where !group.contains(r.uuid) && speaking[r.uuid] != nil { group.append(r.uuid) }
-            let trading = c.groupTurns > 0 && followsSpeech && requests.count >= c.groupTurns && fits(Set(group))
+            let trading =
+                c.groupTurns > 0 && (followsSpeech || framedSaidAWord) && requests.count >= c.groupTurns
+                && fits(Set(group))
             if trading {
                 // People trading turns: frame them together rather than swing between them. At
                 // once: widening the picture keeps whoever is framed in it, so it is no swing.

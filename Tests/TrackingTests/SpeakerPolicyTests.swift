@@ -238,19 +238,23 @@ import Testing
         #expect(policy.switches == 0)
     }
 
-    /// A conversation under way when the first turn is followed: the one framed anyway spoke a
-    /// moment ago, so the next change of speaker frames both at once, without the dwell.
-    @Test func aConversationUnderWayIsFramedTogetherAtTheSecondTurn() {
+    /// A conversation under way at the first turn: the one framed anyway said a word of their
+    /// own a moment ago, too short to follow, and the other answers: both are framed at once, so
+    /// the camera does not swing to the answer and back when the first speaks again. Should the
+    /// answer hold the floor, the camera narrows to them.
+    @Test func aWordAnsweredIsAnExchangeFramedTogether() {
         var policy = SpeakerSelectionPolicy()
-        // a (the fallback) says a word at 1 s; b talks 2–3 s; a answers from 3.2 s.
-        let choices = run(until: 6, fallback: a, policy: &policy) { t in
-            let who: UUID? = (1...1.3).contains(t) ? self.a : (2...3).contains(t) ? self.b : t >= 3.2 ? self.a : nil
+        // a (the fallback) says a word at 1 s; b talks 2–3 s; a answers 3.2–4; b talks on from 4.5.
+        let choices = run(until: 12, fallback: a, policy: &policy) { t in
+            let who: UUID? =
+                (1...1.3).contains(t) ? self.a : (2...3).contains(t) || t >= 4.5 ? self.b : t >= 3.2 ? self.a : nil
             return [self.a: who == self.a ? 1.0 : 0, self.b: who == self.b ? 1.0 : 0]
         }
-        #expect(choices.contains { $0.0 > 2 && $0.0 < 3 && $0.1 == [b] })
+        #expect(!choices.contains { $0.1 == [b] && $0.0 < 10 })
         let together = choices.first { Set($0.1) == [a, b] }
-        // a confirmed 0.4 s after 3.2 s, well inside b's 2 s dwell.
-        #expect(together.map { $0.0 < 4.0 } == true, "\(String(describing: together?.0))")
+        // b confirmed 0.4 s after 2 s.
+        #expect(together.map { $0.0 < 2.6 } == true, "\(String(describing: together?.0))")
+        #expect(choices.last?.1 == [b])  // b has held the floor since 4.5 s
     }
 
     /// Runs the policy from 0 to `until` s with a fixed `share` of recent speech; utterances are
