@@ -40,9 +40,10 @@ public struct SpeakerSelectionPolicy: Sendable {
     private var chosenSince: MonotonicInstant?
     private var lastSpeech: MonotonicInstant?
     private var lastHeard: [UUID: MonotonicInstant] = [:]
-    /// When each was last heard (pruned by nothing: the group window decides what counts).
+    /// When each was last heard, within the group window (all that is read of it).
     private var spokeAt: [UUID: MonotonicInstant] = [:]
-    /// When each was last the only one heard: a word of their own, not a sound shared with another.
+    /// When each was last the only one heard, within the group window: a word of their own,
+    /// not a sound shared with another.
     private var spokeAloneAt: [UUID: MonotonicInstant] = [:]
     private var requests: [(time: MonotonicInstant, uuid: UUID)] = []
     /// The one person talking, since when nobody else has.
@@ -68,6 +69,9 @@ public struct SpeakerSelectionPolicy: Sendable {
         for uuid in heard { lastHeard[uuid] = time }
         for uuid in heard { spokeAt[uuid] = time }
         if heard.count == 1, let only = heard.first { spokeAloneAt[only] = time }
+        // Bounded by who spoke lately, however many people come and go in a run of days.
+        for (uuid, at) in spokeAt where time.seconds(since: at) > c.groupWindow { spokeAt[uuid] = nil }
+        for (uuid, at) in spokeAloneAt where time.seconds(since: at) > c.groupWindow { spokeAloneAt[uuid] = nil }
         // Someone is speaking until silent for longer than a gap between phrases.
         for (uuid, last) in lastHeard where time.seconds(since: last) > c.gapTolerance { lastHeard[uuid] = nil }
         let speakers = Set(lastHeard.keys).filter { speaking[$0] != nil }
