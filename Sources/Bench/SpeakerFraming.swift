@@ -8,7 +8,9 @@ public struct SpeakerFraming: Sendable, Hashable {
     public let rightSpeakerAfterGrace: Double?
     /// Speaking frames with a speaker's face anywhere in the picture.
     public let speakerInPicture: Double?
-    /// Changes of speaker (after the first) and of the framed identity.
+    /// Changes of speaker and of the framed identity. The first turn is a change of speaker when
+    /// the camera first holds someone else in it (the one framed before anybody spoke): the
+    /// fewest moves an operator who must frame somebody from the first frame needs.
     public let speakerChanges: Int
     public let framedChanges: Int
     /// Seconds per minute the view held nobody's face (the head looking at a wall, a fan, a door).
@@ -27,7 +29,9 @@ public struct SpeakerFraming: Sendable, Hashable {
         var countedAfter = 0
         var pictured = 0
         var changes = 0
+        let held = SpeakerSwitches.held(framed)
         var lastSpeaker: Int?
+        var firstTurnUnframed = false
         var turnStart: (speaker: Int, time: Double)?
         for index in times.indices {
             let now = speaking[index]
@@ -35,9 +39,16 @@ public struct SpeakerFraming: Sendable, Hashable {
             // is a change only once the other takes over.
             if !now.isEmpty, lastSpeaker.map({ !now.contains($0) }) ?? true {
                 let newcomer = now.sorted().first { index > 0 && speaking[index - 1].contains($0) } ?? now.min()!
-                if lastSpeaker != nil { changes += 1 }
+                // The first turn needs a move when the camera, at it or at its first framing
+                // after it, holds someone else (the one framed before anybody spoke).
+                firstTurnUnframed = lastSpeaker == nil && held[index].isEmpty
+                if lastSpeaker != nil || !(held[index].isEmpty || held[index].contains(newcomer)) { changes += 1 }
                 lastSpeaker = newcomer
                 turnStart = (newcomer, times[index])
+            }
+            if firstTurnUnframed, !held[index].isEmpty, let first = lastSpeaker {
+                firstTurnUnframed = false
+                if !held[index].contains(first) { changes += 1 }
             }
             guard !now.isEmpty else { continue }
             counted += 1
@@ -52,7 +63,6 @@ public struct SpeakerFraming: Sendable, Hashable {
         rightSpeakerAfterGrace = countedAfter > 0 ? Double(rightAfter) / Double(countedAfter) : nil
         speakerInPicture = counted > 0 ? Double(pictured) / Double(counted) : nil
         speakerChanges = changes
-        let held = SpeakerSwitches.held(framed)
         framedChanges = held.indices.dropFirst().filter { !held[$0 - 1].isEmpty && held[$0] != held[$0 - 1] }.count
         if let first = times.first, let last = times.last, last > first {
             let period = (last - first) / Double(times.count - 1)

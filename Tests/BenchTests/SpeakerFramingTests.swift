@@ -40,4 +40,28 @@ import Testing
         #expect(abs(f.facingNobodyPerMinute! - 30) < 1e-9)
         #expect(f.speakerChanges == 0 && f.changesPerSpeakerChange == nil)
     }
+
+    /// Leaving the one framed before anybody spoke for the first talker is a move the turn
+    /// requires; framing the first talker already, or nobody, requires none.
+    @Test func theFirstTurnRequiresAMoveOnlyFromSomeoneElse() {
+        let times = (0..<40).map { Double($0) / 10 }
+        let speaking: [Set<Int>] = times.map { t in t < 1 ? [] : t < 2.5 ? [1] : [2] }
+        let fromFallback: [Set<Int>] = times.map { t in t < 1.5 ? [3] : t < 3 ? [1] : [2] }
+        let f = SpeakerFraming(times: times, framed: fromFallback, speaking: speaking, inPicture: fromFallback)
+        #expect(f.speakerChanges == 2 && f.framedChanges == 2 && f.changesPerSpeakerChange == 1)
+        let onTheTalker: [Set<Int>] = times.map { t in t < 3 ? [1] : [2] }
+        let g = SpeakerFraming(times: times, framed: onTheTalker, speaking: speaking, inPicture: onTheTalker)
+        #expect(g.speakerChanges == 1 && g.framedChanges == 1)
+        let onNobody: [Set<Int>] = times.map { t in t < 1.5 ? [] : t < 3 ? [1] : [2] }
+        let h = SpeakerFraming(times: times, framed: onNobody, speaking: speaking, inPicture: onNobody)
+        #expect(h.speakerChanges == 1 && h.framedChanges == 1)
+        // Speech from the first frame, before anybody is framed: the first framing decides.
+        let fromTheStart: [Set<Int>] = times.map { t in t < 2.5 ? [1] : [2] }
+        let late: [Set<Int>] = times.map { t in t < 0.1 ? [] : t < 0.5 ? [3] : t < 3 ? [1] : [2] }
+        let k = SpeakerFraming(times: times, framed: late, speaking: fromTheStart, inPicture: late)
+        #expect(k.speakerChanges == 2 && k.framedChanges == 2)
+        let direct: [Set<Int>] = times.map { t in t < 0.1 ? [] : t < 3 ? [1] : [2] }
+        let m = SpeakerFraming(times: times, framed: direct, speaking: fromTheStart, inPicture: direct)
+        #expect(m.speakerChanges == 1 && m.framedChanges == 1)
+    }
 }
