@@ -24,15 +24,37 @@ public struct LoopMetrics: Sendable {
     public let viewWidth: Double
     public let viewHeight: Double
     public let focalLength: Double
+    /// The latest frames, at most `window` of them (a run of days keeps the last hour or so).
     public private(set) var samples: [LoopSample] = []
+    public let window: Int
+    private let trimAt: Int
+    private var firstTime: Double?
+    private var acquiredAt: Double?
+    private var framesSinceAcquisition = 0
+    private var inViewSinceAcquisition = 0
 
-    public init(viewWidth: Double, viewHeight: Double, focalLength: Double) {
+    /// - Parameter window: how many of the latest frames the error percentiles are taken over;
+    ///   the share in view and the time to acquire always cover the whole run.
+    public init(viewWidth: Double, viewHeight: Double, focalLength: Double, window: Int = .max) {
+        precondition(window > 0)
         self.viewWidth = viewWidth
         self.viewHeight = viewHeight
         self.focalLength = focalLength
+        self.window = window
+        // Dropped in batches, so that keeping the window costs one copy every quarter window.
+        trimAt = window > Int.max - window / 4 - 1 ? Int.max : window + window / 4 + 1
     }
 
-    public mutating func record(_ sample: LoopSample) { samples.append(sample) }
+    public mutating func record(_ sample: LoopSample) {
+        if firstTime == nil { firstTime = sample.time }
+        if acquiredAt == nil, sample.targetSelected { acquiredAt = sample.time }
+        if acquiredAt != nil {
+            framesSinceAcquisition += 1
+            if isInView(sample) { inViewSinceAcquisition += 1 }
+        }
+        samples.append(sample)
+        if samples.count >= trimAt { samples.removeFirst(samples.count - window) }
+    }
 
     func isInView(_ s: LoopSample) -> Bool {
         guard let x = s.targetCenterX, let y = s.targetCenterY else { return false }
@@ -52,17 +74,17 @@ public struct LoopMetrics: Sendable {
         s.targetCenterX.map { abs($0 - viewWidth / 2) / viewWidth }
     }
 
-    /// Index of the first frame where the target was selected.
-    public var acquisitionIndex: Int? { samples.firstIndex { $0.targetSelected } }
-    public var timeToAcquire: Double? { acquisitionIndex.map { samples[$0].time - samples[0].time } }
+    /// From the first frame to the first with the target selected, seconds.
+    public var timeToAcquire: Double? { acquiredAt.flatMap { at in firstTime.map { at - $0 } } }
 
-    var afterAcquisition: ArraySlice<LoopSample> { acquisitionIndex.map { samples[$0...] } ?? [] }
+    var afterAcquisition: ArraySlice<LoopSample> {
+        guard let acquiredAt else { return [] }
+        return samples[(samples.firstIndex { $0.time >= acquiredAt } ?? samples.endIndex)...]
+    }
 
     /// Share of frames after acquisition with the target's centre inside the view.
     public var inViewShare: Double? {
-        let s = afterAcquisition
-        guard !s.isEmpty else { return nil }
-        return Double(s.filter(isInView).count) / Double(s.count)
+        framesSinceAcquisition > 0 ? Double(inViewSinceAcquisition) / Double(framesSinceAcquisition) : nil
     }
 
     /// Centering error (degrees) after acquisition, over frames with the target in view.

@@ -117,6 +117,7 @@ public struct BenchCommand {
         }
         var parsed = try DockdOptions.parse(passThrough).configuration
         parsed.realTime = false
+        parsed.keepFrameRecords = true  // the figures are computed from the per-frame records
         configuration = parsed
         if scenePaths.isEmpty && (reportDirectory != nil || writeVideos || peer) {
             throw UsageError(

@@ -14,12 +14,17 @@ public struct SoakCommand {
     public var json = false
     /// Exit 1 unless the soak meets a service's bar (`failures`).
     public var check = false
+    /// Where the annotated video and the trace go when the soak runs with its outputs on.
+    public var outputs: String?
 
     public static let help = """
         dockctl soak — run the pipeline in real time on the looped demo scene and report drift.
 
-        Usage: dockctl soak [--minutes M] [--sample-seconds S] [--json] [--check]
+        Usage: dockctl soak [--minutes M] [--sample-seconds S] [--json] [--check] [--outputs DIR]
                             [--detector …] [--bodies …] [--threads N] [--models DIR] [--media DIR]
+
+        --outputs DIR writes the annotated video (DIR/annotated.avi) and the trace (DIR/trace.csv)
+        as dockd --output and --trace do, so that their memory is judged with the pipeline's.
 
         Reports resident memory and the heap's bytes in use (sampled every S seconds; drift from the
         end of the first minute, or of the first tenth of a short run, to the end; the resident
@@ -47,6 +52,9 @@ public struct SoakCommand {
                 }
                 sampleSeconds = s
             case "--json": json = true
+            case "--outputs":
+                guard let folder = rest.popFirst() else { throw UsageError("--outputs needs a folder") }
+                outputs = folder
             case "--check": check = true
             case "--detector", "--detect-width", "--bodies", "--track-objects", "--threads", "--models", "--media":
                 guard let value = rest.popFirst() else { throw UsageError("\(argument) needs a value") }
@@ -62,6 +70,10 @@ public struct SoakCommand {
         c.keepFrameRecords = false
         c.timingWindow = 1800  // the last minute at 30 fps
         c.maximumDuration = minutes * 60
+        if let outputs {
+            c.outputVideo = outputs + "/annotated.avi"
+            c.tracePath = outputs + "/trace.csv"
+        }
         configuration = c
     }
 
@@ -146,6 +158,10 @@ public struct SoakCommand {
             lagMaximum: lagMaximum)
     }
 
+    static func fileBytes(_ path: String) -> Double? {
+        ((try? FileManager.default.attributesOfItem(atPath: path))?[.size] as? UInt64).map { Double($0) }
+    }
+
     static func memorySample(at time: Double) -> (time: Double, bytes: Double, heap: Double) {
         (time, ProcessResources.residentBytes(), Imaging.heapBytesInUse() ?? .nan)
     }
@@ -174,6 +190,7 @@ public struct SoakCommand {
             out.append("\(r.summary.rateContractErrors) track calls broke the rate contract")
         }
         if r.summary.deadmanStops > 0 { out.append("the deadman stopped the motors \(r.summary.deadmanStops) times") }
+        for stopped in [r.summary.outputVideoError, r.summary.traceError].compactMap({ $0 }) { out.append(stopped) }
         let total = r.summary.accounting.produced
         if total > 0, Double(r.summary.lateFrames) > 0.05 * Double(total) {
             out.append("\(r.summary.lateFrames) of \(total) frames dropped for lateness (limit 5 %)")
@@ -218,6 +235,8 @@ public struct SoakCommand {
             ("track_calls_per_s", "%.1f", Double(r.summary.trackCalls) / max(r.summary.wallSeconds, 1e-9)),
             ("rate_contract_errors", "%.0f", Double(r.summary.rateContractErrors)),
             ("deadman_stops", "%.0f", Double(r.summary.deadmanStops)),
+            ("annotated_video_mib", "%.1f", r.summary.outputVideo.flatMap(Self.fileBytes).map { $0 / mib }),
+            ("trace_mib", "%.1f", r.summary.tracePath.flatMap(Self.fileBytes).map { $0 / mib }),
         ]
         if json {
             var object: [String: Any] = [:]

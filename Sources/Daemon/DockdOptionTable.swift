@@ -454,7 +454,7 @@ extension DockdOption {
             "--trace", "FILE", .run,
             help: ["write a per-frame CSV trace (time, pose, commands, subjects)"],
             key: .init(section: "run", name: "trace", kind: .path, summary: "per-frame CSV trace to write (path)")
-        ) { o, v in o.tracePath = v },
+        ) { o, v in o.configuration.tracePath = v },
         DockdOption(
             "--fast", .run,
             help: ["run as fast as possible instead of at the source's frame rate"],

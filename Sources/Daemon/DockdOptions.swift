@@ -9,9 +9,13 @@ import Pipeline
 
 /// dockd's command line.
 public struct DockdOptions: Sendable {
-    public var configuration = SessionConfiguration()
+    /// The daemon keeps no record per frame in memory: the trace goes to its file as it comes.
+    public var configuration = { () -> SessionConfiguration in
+        var c = SessionConfiguration()
+        c.keepFrameRecords = false
+        return c
+    }()
     public var quiet = false
-    public var tracePath: String?
     public var showHelp = false
     /// The control API's Unix socket; nil = no control API (`--no-control`).
     public var controlSocket: String? = DockdOptions.defaultControlSocket

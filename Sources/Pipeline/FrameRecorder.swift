@@ -13,7 +13,12 @@ struct FrameRecorder {
     let detectorName: String
     private(set) var metrics: LoopMetrics?
     private var identities = IdentityNumbers()
-    private var writer: VideoWriter?
+    private var video: VideoFileSink?
+    private var notices: [String] = []
+    private var traceFile: TraceFile?
+    /// The live figures' frames: about an hour at 30 fps, so that a demo left running keeps a
+    /// bounded record (the share in view covers the whole run).
+    static let liveFigureWindow = 108_000
 
     init(configuration: SessionConfiguration, rig: Rig, detectorName: String) throws(SessionError) {
         self.configuration = configuration
@@ -24,14 +29,23 @@ struct FrameRecorder {
             metrics = LoopMetrics(
                 viewWidth: Double(camera.referenceDimensions.width),
                 viewHeight: Double(camera.referenceDimensions.height),
-                focalLength: camera.intrinsics.fx)
+                focalLength: camera.intrinsics.fx, window: configuration.keepFrameRecords ? .max : Self.liveFigureWindow
+            )
         }
         if let path = configuration.outputVideo {
             do {
-                writer = try VideoWriter(
-                    path: path, size: Frame.viewingSize(of: camera.referenceDimensions), fps: rig.nominalFrameRate)
+                // On media time nothing is late: the video waits for the disk and keeps every frame.
+                video = try VideoFileSink(
+                    path: path, size: Frame.viewingSize(of: camera.referenceDimensions), fps: rig.nominalFrameRate,
+                    waitsWhenFull: rig.timing == .lockStep)
             } catch {
                 throw SessionError("cannot write the annotated video: \(error)")
+            }
+        }
+        if let path = configuration.tracePath {
+            do { traceFile = try TraceFile(path: path) } catch {
+                throw SessionError(
+                    "cannot write the trace to \(path): \(error) (check that its folder exists and is writable)")
             }
         }
     }
@@ -41,14 +55,25 @@ struct FrameRecorder {
     mutating func record(_ p: FramePerception, time: Double, command: Vector3D, summary: inout SessionSummary) {
         let coordinates = ImageCoordinates(size: p.frame.size)
         let truthInView = recordTruth(p, time: time, command: command, coordinates: coordinates, summary: &summary)
-        if writer != nil { writeVideo(p, time: time, command: command, truth: truthInView, summary: &summary) }
-        if configuration.keepFrameRecords {
-            summary.trace.append(
-                TraceRow(
-                    sequence: p.frame.stamp.sequence, time: time, yaw: p.pose.y, pitch: p.pose.x,
-                    commandYaw: command.y, commandPitch: command.x, selectedID: p.framed.first?.id,
-                    subjects: p.subjects.map { ($0.id, $0.rect.x, $0.rect.y, $0.rect.width, $0.rect.height) }))
+        if video != nil { writeVideo(p, time: time, command: command, truth: truthInView, summary: &summary) }
+        guard configuration.keepFrameRecords || traceFile != nil else { return }
+        let row = TraceRow(
+            sequence: p.frame.stamp.sequence, time: time, yaw: p.pose.y, pitch: p.pose.x,
+            commandYaw: command.y, commandPitch: command.x, selectedID: p.framed.first?.id,
+            subjects: p.subjects.map { ($0.id, $0.rect.x, $0.rect.y, $0.rect.width, $0.rect.height) })
+        if configuration.keepFrameRecords { summary.trace.append(row) }
+        if let traceFile {
+            do { try traceFile.append(row) } catch { stopTrace(error, summary: &summary) }
         }
+    }
+
+    /// Losing the trace must not stop the tracking either: said once, and the run goes on.
+    private mutating func stopTrace(_ error: Errno, summary: inout SessionSummary) {
+        summary.traceError =
+            "trace stopped at frame \(summary.frames): \(error) (the disk is full or the file cannot be written)"
+        notices.append(summary.traceError!)
+        try? traceFile?.close()
+        traceFile = nil
     }
 
     /// The frame against where the people really are; returns their boxes in the view.
@@ -88,7 +113,8 @@ struct FrameRecorder {
     private mutating func writeVideo(
         _ p: FramePerception, time: Double, command: Vector3D, truth: [PixelRect], summary: inout SessionSummary
     ) {
-        guard let writer else { return }
+        guard let video else { return }
+        for line in video.takeNotices() { notices.append(line) }
         var text = String(
             format: "OpenDock  frame %d  t %.2f s  detector %@  subject %@", summary.frames, time,
             detectorName as NSString,
@@ -101,7 +127,7 @@ struct FrameRecorder {
                 (metrics.inViewShare.map { String(format: "%.0f%%", $0 * 100) } ?? "-") as NSString)
         }
         // A frame decoded small for detection is written from its camera picture.
-        let view = p.frame.picture(at: writer.size)
+        let view = p.frame.picture(at: video.size)
         let enlargement = Double(view.width) / Double(p.frame.width)
         let annotated =
             !configuration.annotateOutput
@@ -110,12 +136,7 @@ struct FrameRecorder {
                 view, detections: p.detections.map { $0.scaled(by: enlargement) }, subjects: p.subjects,
                 selectedID: p.framed.first?.id, truth: truth.map { $0.scaled(by: enlargement) }, pose: p.pose,
                 command: command, text: text)
-        do { try writer.write(annotated) } catch {
-            // Losing the video must not stop the tracking: say so once and go on without it.
-            writer.close()
-            self.writer = nil
-            summary.outputVideoError = "annotated video stopped at frame \(summary.frames): \(error)"
-        }
+        video.submit(annotated)
     }
 
     /// The live figures for the status line.
@@ -126,8 +147,29 @@ struct FrameRecorder {
             selectedID: p.framed.first?.id, inViewShare: metrics?.inViewShare, lastCenteringError: last)
     }
 
+    /// What the sinks have to say since last asked: a disk that fell behind, a sink that stopped.
+    mutating func takeNotices() -> [String] {
+        defer { notices.removeAll() }
+        return notices + (video?.takeNotices() ?? [])
+    }
+
+    /// Ends the sinks at the end of a run: the queued frames and the trace's last rows go out, or
+    /// the summary says why not.
+    mutating func finish(summary: inout SessionSummary) {
+        if let traceFile {
+            do { try traceFile.close() } catch { stopTrace(error, summary: &summary) }
+        }
+        if let figures = video?.finish() {
+            summary.outputVideoError = figures.failure
+            summary.outputVideoFrames = (figures.written, figures.dropped)
+        }
+        close()
+    }
+
     mutating func close() {
-        writer?.close()
-        writer = nil
+        video?.finish()
+        video = nil
+        try? traceFile?.close()
+        traceFile = nil
     }
 }

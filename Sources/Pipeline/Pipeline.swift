@@ -128,6 +128,7 @@ public final class Pipeline: PipelineSession {
         var summary = SessionSummary()
         summary.detectorName = detectorName
         summary.outputVideo = configuration.outputVideo
+        summary.tracePath = configuration.tracePath
         summary.timings = StageTimings(capacity: configuration.timingWindow)
         let cpuStart = SessionSummary.processCPUSeconds()
         let runStart = wallClock.now
@@ -162,6 +163,7 @@ public final class Pipeline: PipelineSession {
             accessory.motors.latencySamples
         )
         summary.metrics = recorder.metrics
+        recorder.finish(summary: &summary)
         videoOut?.finish()
         if let figures = videoOut?.current {
             for latency in figures.latencies { summary.timings.record("capture→output", milliseconds: latency) }
@@ -226,6 +228,8 @@ public final class Pipeline: PipelineSession {
         summary.detectorFailures += p.detectorFailures
         if p.heardSpeaker { summary.framesWithSpeaker += 1 }
         recorder.record(p, time: time, command: controlFigures.withLock { $0.lastCommand }, summary: &summary)
+        // A sink that fell behind or stopped (a slow or full disk) is said when it happens.
+        for line in recorder.takeNotices() { log(line) }
         summary.frames += 1
         monitor.recordFrame(
             SessionMonitor.Snapshot(

@@ -84,6 +84,8 @@ public struct SessionConfiguration: Sendable {
     public var controlLaw = ControlLawChoice.dock
     public var pid = PIDConfiguration()
     public var outputVideo: String?
+    /// The per-frame trace, written to this file as the run goes (`--trace`).
+    public var tracePath: String?
     /// The virtual camera every captured frame is written to, clean (`--video-out`).
     public var videoOut: VideoOutRequest?
     /// Digital framing of that output: a crop following the framed subject; nil shows it all.
@@ -115,8 +117,8 @@ public struct SessionConfiguration: Sendable {
     /// Lip reading while following speakers: who of several people in the sound's direction
     /// talks, and who talks at all when the sound has no direction.
     public var lips = LipChoice.facemesh
-    /// Keep the per-frame trace and truth samples (the benchmark's figures need them); a soak
-    /// run turns this off so that its memory shows the pipeline's, not the records'.
+    /// Keep the per-frame trace and truth samples in memory (the benchmark's figures need them);
+    /// the daemon and a soak turn this off: a run of days must not keep a record per frame.
     public var keepFrameRecords = true
     /// Per-stage timings kept for percentiles: the latest this many frames.
     public var timingWindow = 100_000

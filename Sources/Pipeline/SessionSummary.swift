@@ -26,14 +26,19 @@ public struct SessionSummary: Sendable {
     /// The motor device's command latency: its own figure, and as measured from its starts.
     public var commandLatency: (declared: Double, measured: Double?, starts: Int)?
     public var outputVideo: String?
-    /// Why the annotated video stopped early (a full disk), when it did.
+    /// Why the annotated video stopped early (a full disk), when it did; its frames written and
+    /// dropped because the disk fell behind.
     public var outputVideoError: String?
+    public var outputVideoFrames: (written: Int, dropped: Int)?
     /// The virtual camera: frames written, replaced by a newer one before writing, failed.
     public var videoOutFrames: (written: Int, replaced: Int, failed: Int)?
     public var stoppedBySignal = false
     /// From the stop request (a signal) to the motors' stop command, seconds.
     public var motorStopDelay: Double?
-    /// One row per frame; see `TraceRow`.
+    /// The trace file, and why it stopped early (a full disk), when it did.
+    public var tracePath: String?
+    public var traceError: String?
+    /// One row per frame, when kept in memory; see `TraceRow`.
     public var trace: [TraceRow] = []
     /// Truth and decisions per frame, when the source has ground truth (see `SceneEvaluation`).
     public var frameSamples: [FrameSample] = []
@@ -114,7 +119,15 @@ public struct SessionSummary: Sendable {
         if let outputVideoError {
             lines.append(outputVideoError)
         } else if let outputVideo {
-            lines.append("annotated video: \(outputVideo)")
+            let dropped = outputVideoFrames.map {
+                $0.dropped > 0 ? " (\($0.dropped) frames dropped: the disk fell behind)" : ""
+            }
+            lines.append("annotated video: \(outputVideo)" + (dropped ?? ""))
+        }
+        if let traceError {
+            lines.append(traceError)
+        } else if let tracePath {
+            lines.append("trace: \(tracePath)")
         }
         return lines.joined(separator: "\n")
     }

@@ -159,11 +159,5 @@ if let name = stop.signalReceived {
     if let seconds = summary.motorStopDelay { fields["motor_stop_ms"] = seconds * 1000 }
     events.event("stopped", "stopped by \(name); motors stopped\(delay)", fields)
 }
-if let path = options.tracePath {
-    do { try TraceWriter.write(summary.trace, to: path) } catch {
-        events.event("trace-failed", "cannot write the trace to \(path): \(error)", ["path": path])
-    }
-}
 print(summary.report())
-if let path = options.tracePath { print("trace: \(path)") }
 exit(0)

@@ -160,12 +160,54 @@ import Testing
         try? FileManager.default.removeItem(atPath: path)
         try FileManager.default.createSymbolicLink(atPath: path, withDestinationPath: "/dev/full")
         c.outputVideo = path
-        let summary = try Pipeline(simulating: c).run()
+        let pipeline = try Pipeline(simulating: c)
+        let lines = Protected<[String]>([])
+        pipeline.log = { line in lines.withLock { $0.append(line) } }
+        let summary = try pipeline.run()
         #expect(summary.frames == 75 && summary.finalCommand == Vector3D())
         let error = try #require(summary.outputVideoError)
         #expect(
-            error.hasPrefix("annotated video stopped at frame 29:") && error.contains("the disk is full"), "\(error)")
+            error.hasPrefix("video \(path) stopped after 29 frames:") && error.contains("the disk is full"), "\(error)")
         #expect(summary.report().contains(error) && !summary.report().contains("annotated video: \(path)"))
+        #expect(lines.withLock { $0 } == [error])
+    }
+
+    /// The trace on a full disk: one line when it happens, the run goes on, the summary says so.
+    @Test func fullDiskStopsTheTraceNotTheRun() throws {
+        var c = configuration
+        c.keepFrameRecords = false
+        c.tracePath = "/dev/full"
+        let pipeline = try Pipeline(simulating: c)
+        let lines = Protected<[String]>([])
+        pipeline.log = { line in lines.withLock { $0.append(line) } }
+        let summary = try pipeline.run()
+        #expect(summary.frames == 75 && summary.finalCommand == Vector3D())
+        let error = try #require(summary.traceError)
+        #expect(error.hasPrefix("trace stopped at frame ") && error.contains("No space left on device"), "\(error)")
+        #expect(lines.withLock { $0 } == [error] && summary.report().contains(error))
+    }
+
+    /// The trace streamed to its file is the one the benchmark keeps in memory, row for row.
+    @Test func theStreamedTraceIsTheRecordedOne() throws {
+        var c = configuration
+        let path = Fixtures.temporaryDirectory("trace") + "/trace.csv"
+        c.tracePath = path
+        let summary = try Pipeline(simulating: c).run()
+        #expect(summary.traceError == nil && summary.report().contains("trace: \(path)"))
+        let written = try String(contentsOfFile: path, encoding: .utf8)
+        #expect(written == ([TraceRow.csvHeader] + summary.trace.map(\.csv)).joined(separator: "\n") + "\n")
+        #expect(summary.trace.count == 75)
+    }
+
+    /// A trace that cannot be created is refused before anything moves.
+    @Test func aTraceInAMissingFolderIsRefused() throws {
+        var c = configuration
+        c.tracePath = "/nonexistent-folder/trace.csv"
+        #expect {
+            _ = try Pipeline(simulating: c)
+        } throws: { error in
+            "\(error)".contains("cannot write the trace to /nonexistent-folder/trace.csv")
+        }
     }
 
     @Test func aWritableVideoGrowsAndIsKept() throws {

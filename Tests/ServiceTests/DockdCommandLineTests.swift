@@ -16,6 +16,13 @@ import Testing
         #expect(options.configuration.trackRate == 30 && options.configuration.realTime)
     }
 
+    /// A service runs for days: it keeps no record per frame (the trace goes to its file); the
+    /// benchmark, which computes its figures from them, keeps them.
+    @Test func theDaemonKeepsNoRecordPerFrameTheBenchDoes() throws {
+        #expect(try !DockdOptions.parse(["--trace", "t.csv"]).configuration.keepFrameRecords)
+        #expect(try BenchCommand(arguments: ["--quiet"]).configuration.keepFrameRecords)
+    }
+
     @Test func everyOptionIsRead() throws {
         let o = try DockdOptions.parse([
             "--source", "a.avi", "--hfov", "100", "--gimbal", "none", "--view", "640x360",
@@ -29,7 +36,7 @@ import Testing
         #expect(c.viewSize.width == 640 && c.viewFieldOfView == 50 && c.trackRate == 15 && c.detector == .haar)
         #expect(
             c.detectorInputWidth == 480 && c.modelsDirectory == "/m" && c.outputVideo == "o.avi"
-                && o.tracePath == "t.csv")
+                && o.configuration.tracePath == "t.csv")
         #expect(!c.realTime && c.maximumDuration == 3 && c.maximumFrames == 9 && o.quiet && c.openCVThreads == 1)
         #expect(abs(c.gimbalModel.latency - 0.08) < 1e-12 && c.mediaDirectory == "/media")
     }

@@ -56,7 +56,7 @@ import Testing
             c.audioDevice == "plughw:CARD=C920" && c.microphones.mounting == .camera && c.microphones.spacing == 0.12
                 && c.lips == .motion)
         #expect(
-            c.outputVideo == folder + "/out/view.avi" && o.tracePath == "/tmp/t.csv" && c.maximumDuration == 60
+            c.outputVideo == folder + "/out/view.avi" && c.tracePath == "/tmp/t.csv" && c.maximumDuration == 60
                 && o.quiet)
         #expect(c.useAudio && c.realTime)
     }

@@ -27,6 +27,12 @@ public struct FileDescriptor: RawRepresentable, Sendable, Hashable {
         try FileDescriptor(rawValue: retryingOnInterrupt { Glibc.open(path, flags | O_CLOEXEC) }.get())
     }
 
+    /// Creates `path` (or empties it) for writing, readable by all, writable by its owner.
+    public static func create(_ path: String) throws(Errno) -> FileDescriptor {
+        try FileDescriptor(
+            rawValue: retryingOnInterrupt { Glibc.open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644) }.get())
+    }
+
     /// A new socket (`SOCK_CLOEXEC` added).
     public static func socket(_ domain: Int32, _ type: Int32, _ protocol: Int32 = 0) throws(Errno) -> FileDescriptor {
         try FileDescriptor(

@@ -1,5 +1,3 @@
-import DockCore
-
 /// Every frame a source produced and what became of it, the same for every rig: the ones the
 /// source never delivered (by cause), the ones the pipeline skipped for a newer one, and the
 /// ones it processed. Nothing is left out: `produced` is the sum of the outcomes.
