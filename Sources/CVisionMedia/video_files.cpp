@@ -2,7 +2,6 @@
 #include <opencv2/videoio.hpp>
 #include <cstdlib>
 #include <stdexcept>
-#include <string>
 
 namespace {
 /// FFmpeg prints its own complaints (e.g. "moov atom not found") on stderr; the shim reports
@@ -82,13 +81,7 @@ CVISIONMEDIA_EXPORT cvision_writer *cvisionmedia_writer_open(const char *path, c
         auto writer = new cvision_writer{};
         writer->size = cv::Size(width, height);
         int code = cv::VideoWriter::fourcc(fourcc[0], fourcc[1], fourcc[2], fourcc[3]);
-        // MJPEG in AVI goes through OpenCV's own writer: FFmpeg's encoder holds about 15 MiB more
-        // for the same frames (files twice as small, at the same time per frame). A service
-        // recording for hours on a small computer needs the memory more. Other formats need FFmpeg.
-        std::string name(path);
-        bool avi = name.size() > 4 && name.compare(name.size() - 4, 4, ".avi") == 0;
-        int backend = avi && std::string(fourcc) == "MJPG" ? cv::CAP_OPENCV_MJPEG : cv::CAP_FFMPEG;
-        if (!writer->writer.open(path, backend, code, fps, writer->size, true)) {
+        if (!writer->writer.open(path, cv::CAP_FFMPEG, code, fps, writer->size, true)) {
             delete writer;
             throw std::runtime_error(std::string("cannot open video writer for ") + path);
         }

@@ -36,13 +36,15 @@ public final class VideoFileSink: @unchecked Sendable {
     private var finishing = false
     private var stopped = false
 
-    /// An MJPEG AVI of `size` at `fps`.
+    /// A video of `size` at `fps`: an .avi is MJPEG written by `MJPEGAVIWriter`, anything else
+    /// goes through OpenCV.
     public convenience init(
         path: String, size: PixelSize, fps: Double, depth: Int = 3, waitsWhenFull: Bool = false
     ) throws(ImagingError) {
-        self.init(
-            path: path, size: size, writer: try VideoWriter(path: path, size: size, fps: fps), depth: depth,
-            waitsWhenFull: waitsWhenFull)
+        let writer: any VideoFileWriting =
+            path.hasSuffix(".avi")
+            ? try MJPEGAVIWriter(path: path, size: size, fps: fps) : try VideoWriter(path: path, size: size, fps: fps)
+        self.init(path: path, size: size, writer: writer, depth: depth, waitsWhenFull: waitsWhenFull)
     }
 
     /// Starts the writing thread; it owns `writer` from now on.

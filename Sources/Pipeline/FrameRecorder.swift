@@ -115,6 +115,13 @@ struct FrameRecorder {
     ) {
         guard let video else { return }
         for line in video.takeNotices() { notices.append(line) }
+        // A file that stopped takes no more frames: nothing is drawn for it for the rest of the run.
+        if let failure = video.current.failure {
+            summary.outputVideoError = failure
+            video.finish()
+            self.video = nil
+            return
+        }
         var text = String(
             format: "OpenDock  frame %d  t %.2f s  detector %@  subject %@", summary.frames, time,
             detectorName as NSString,
@@ -160,7 +167,7 @@ struct FrameRecorder {
             do { try traceFile.close() } catch { stopTrace(error, summary: &summary) }
         }
         if let figures = video?.finish() {
-            summary.outputVideoError = figures.failure
+            summary.outputVideoError = figures.failure ?? summary.outputVideoError
             summary.outputVideoFrames = (figures.written, figures.dropped)
         }
         close()

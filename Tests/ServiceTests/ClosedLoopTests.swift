@@ -155,7 +155,7 @@ import Testing
 
     @Test func fullDiskStopsTheVideoNotTheRun() throws {
         var c = configuration
-        // OpenCV picks the container by extension: an .avi name that leads to /dev/full.
+        // An .avi name (written as MJPEG AVI) that leads to /dev/full.
         let path = Fixtures.temporaryDirectory("full-disk") + "/video.avi"
         try? FileManager.default.removeItem(atPath: path)
         try FileManager.default.createSymbolicLink(atPath: path, withDestinationPath: "/dev/full")
@@ -167,7 +167,7 @@ import Testing
         #expect(summary.frames == 75 && summary.finalCommand == Vector3D())
         let error = try #require(summary.outputVideoError)
         #expect(
-            error.hasPrefix("video \(path) stopped after 29 frames:") && error.contains("the disk is full"), "\(error)")
+            error == "video \(path) stopped after 0 frames: \(path): No space left on device", "\(error)")
         #expect(summary.report().contains(error) && !summary.report().contains("annotated video: \(path)"))
         #expect(lines.withLock { $0 } == [error])
     }

@@ -96,6 +96,24 @@ public struct FileDescriptor: RawRepresentable, Sendable, Hashable {
         }.get()
     }
 
+    /// Writes all of `bytes`, however many calls it takes (a regular file: a full disk throws).
+    public func writeAll(_ bytes: [UInt8]) throws(Errno) {
+        var start = 0
+        while start < bytes.count { start += try write(bytes[start...]) }
+    }
+
+    /// Writes `bytes` at `offset` without moving the file position (`pwrite`).
+    public func writeAll(_ bytes: [UInt8], at offset: Int64) throws(Errno) {
+        var start = 0
+        while start < bytes.count {
+            start += try bytes[start...].withUnsafeBytes { buffer in
+                retryingOnInterrupt {
+                    Glibc.pwrite(rawValue, buffer.baseAddress, buffer.count, off_t(offset) + off_t(start))
+                }
+            }.get()
+        }
+    }
+
     /// `send(_:)` of an array's bytes.
     public func send(_ bytes: ArraySlice<UInt8>, flags: Int32 = 0) throws(Errno) -> Int {
         try bytes.withUnsafeBytes { buffer in
