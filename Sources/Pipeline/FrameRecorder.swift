@@ -114,9 +114,9 @@ struct FrameRecorder {
         _ p: FramePerception, time: Double, command: Vector3D, truth: [PixelRect], summary: inout SessionSummary
     ) {
         guard let video else { return }
-        for line in video.takeNotices() { notices.append(line) }
         // A file that stopped takes no more frames: nothing is drawn for it for the rest of the run.
         if let failure = video.current.failure {
+            notices += video.takeNotices()  // its last word, before the sink goes
             summary.outputVideoError = failure
             video.finish()
             self.video = nil

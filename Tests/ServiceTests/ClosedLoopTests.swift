@@ -153,6 +153,15 @@ import Testing
         return c
     }
 
+    /// A run of `c`, and the lines it logged as it went.
+    func runLogging(_ c: SessionConfiguration) throws -> (SessionSummary, [String]) {
+        let pipeline = try Pipeline(simulating: c)
+        let lines = Protected<[String]>([])
+        pipeline.log = { line in lines.withLock { $0.append(line) } }
+        let summary = try pipeline.run()
+        return (summary, lines.withLock { $0 })
+    }
+
     @Test func fullDiskStopsTheVideoNotTheRun() throws {
         var c = configuration
         // An .avi name (written as MJPEG AVI) that leads to /dev/full.
@@ -160,16 +169,13 @@ import Testing
         try? FileManager.default.removeItem(atPath: path)
         try FileManager.default.createSymbolicLink(atPath: path, withDestinationPath: "/dev/full")
         c.outputVideo = path
-        let pipeline = try Pipeline(simulating: c)
-        let lines = Protected<[String]>([])
-        pipeline.log = { line in lines.withLock { $0.append(line) } }
-        let summary = try pipeline.run()
+        let (summary, lines) = try runLogging(c)
         #expect(summary.frames == 75 && summary.finalCommand == Vector3D())
         let error = try #require(summary.outputVideoError)
         #expect(
             error == "video \(path) stopped after 0 frames: \(path): No space left on device", "\(error)")
         #expect(summary.report().contains(error) && !summary.report().contains("annotated video: \(path)"))
-        #expect(lines.withLock { $0 } == [error])
+        #expect(lines == [error])
     }
 
     /// The trace on a full disk: one line when it happens, the run goes on, the summary says so.
@@ -177,14 +183,11 @@ import Testing
         var c = configuration
         c.keepFrameRecords = false
         c.tracePath = "/dev/full"
-        let pipeline = try Pipeline(simulating: c)
-        let lines = Protected<[String]>([])
-        pipeline.log = { line in lines.withLock { $0.append(line) } }
-        let summary = try pipeline.run()
+        let (summary, lines) = try runLogging(c)
         #expect(summary.frames == 75 && summary.finalCommand == Vector3D())
         let error = try #require(summary.traceError)
         #expect(error.hasPrefix("trace stopped at frame ") && error.contains("No space left on device"), "\(error)")
-        #expect(lines.withLock { $0 } == [error] && summary.report().contains(error))
+        #expect(lines == [error] && summary.report().contains(error))
     }
 
     /// The trace streamed to its file is the one the benchmark keeps in memory, row for row.
