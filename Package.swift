@@ -73,6 +73,12 @@ let package = Package(
                 "Pipeline",
             ]),
         .target(
+            name: "Soak",
+            dependencies: [
+                "Bench", "CameraOutputs", "ControlClient", "ControlServer", "Daemon", "DockCore", "DockKit", "Imaging",
+                "Pipeline",
+            ]),
+        .target(
             name: "BenchRunner",
             dependencies: [
                 "Bench", "CameraOutputs", "Capture", "Control", "Daemon", "DockCore", "Imaging", "Motion",
@@ -98,7 +104,7 @@ let package = Package(
             dependencies: [
                 "Audio", "Bench", "BenchRunner", "Capture", "ControlClient", "DetectionBench", "DockCore", "DockKit",
                 "PeerBench",
-                "Pipeline",
+                "Pipeline", "Soak",
             ]),
 
         // DockKit programs as a client writes them (README, "DockKit examples"); the tests run them.
@@ -151,7 +157,8 @@ let package = Package(
                 "Audio", "Bench", "BenchRunner", "CameraOutputs", "Capture", "Control", "ControlClient",
                 "ControlServer", "CV4L2", "Daemon", "DetectionBench",
                 "DockCore", "dockctl", "dockctl-tools",
-                "DockKit", "Imaging", "Motion", "PeerBench", "Perception", "Pipeline", "Simulation", "TestSupport",
+                "DockKit", "Imaging", "Motion", "PeerBench", "Perception", "Pipeline", "Simulation", "Soak",
+                "TestSupport",
             ]
         ),
     ],

@@ -24,18 +24,24 @@ public final class SimulatedLoopback: VideoDeviceSystem, @unchecked Sendable {
     private var times: [MonotonicInstant] = []
     /// How many of the newest frames are kept whole.
     public let keptFrames: Int
+    /// How many of the newest write times are kept (a soak writes for hours).
+    public let keptWriteTimes: Int
+    private var writes = 0
     private var descriptors: Set<Int32> = []
     private var timePerFrame: (UInt32, UInt32)?
 
-    public init(path: String = "/dev/video9", keptFrames: Int = 8) {
+    public init(path: String = "/dev/video9", keptFrames: Int = 8, keptWriteTimes: Int = 100_000) {
         self.path = path
         self.keptFrames = keptFrames
+        self.keptWriteTimes = keptWriteTimes
     }
 
     /// The newest frames written (at most `keptFrames`), with the time each came.
     public var written: [(bytes: [UInt8], time: MonotonicInstant)] { lock.withLock { frames } }
-    /// When every frame written came.
-    public var writeTimes: [MonotonicInstant] { lock.withLock { times } }
+    /// When each of the newest `keptWriteTimes` frames written came.
+    public var writeTimes: [MonotonicInstant] { lock.withLock { Array(times.suffix(keptWriteTimes)) } }
+    /// Every frame written, counted.
+    public var writeCount: Int { lock.withLock { writes } }
     public var openDescriptorCount: Int { lock.withLock { descriptors.count } }
     public var outputFormat: (fourcc: FourCC, width: Int, height: Int)? { lock.withLock { format } }
     /// The output frame rate it was told, as numerator/denominator seconds per frame.
@@ -62,6 +68,9 @@ public final class SimulatedLoopback: VideoDeviceSystem, @unchecked Sendable {
             frames.append((Array(bytes), now))
             if frames.count > keptFrames { frames.removeFirst() }
             times.append(now)
+            // Trimmed in halves, so that a long run pays for the trim once per `keptWriteTimes` writes.
+            if times.count >= 2 * keptWriteTimes { times.removeFirst(times.count - keptWriteTimes) }
+            writes += 1
             return .success(bytes.count)
         }
     }

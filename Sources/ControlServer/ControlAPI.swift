@@ -19,6 +19,10 @@ public final class ControlAPI: Sendable {
     let token: String?
     /// Clients connected to each event stream now.
     let streamClients = Protected<[String: Int]>([:])
+    /// Events dropped from each stream because a client stopped reading (its oldest first).
+    let streamDrops = Protected<[String: Int]>([:])
+    /// Where the API says what went wrong on its own (a client that fell behind); set by dockd.
+    private let noticeHandler = Protected<(@Sendable (String) -> Void)?>(nil)
     /// The DockKit program whose session holds the dock, if one does (its pid when known).
     private let hold = Protected<SessionHold?>(nil)
 
@@ -36,6 +40,11 @@ public final class ControlAPI: Sendable {
         self.monitor = monitor
         self.about = about
         self.token = token
+    }
+
+    /// Says each notice (one line, said once per cause) through `handler`.
+    public func whenNotice(_ handler: @escaping @Sendable (String) -> Void) {
+        noticeHandler.withLock { $0 = handler }
     }
 
     /// The routes: method and path → what answers.
@@ -472,6 +481,13 @@ public final class ControlAPI: Sendable {
         }
         streamClients.withLock { $0[name, default: 0] += 1 }
         stream.whenClosed { [streamClients] in streamClients.withLock { $0[name, default: 1] -= 1 } }
+        stream.whenDropping { [streamDrops, noticeHandler, capacity = stream.capacity] first in
+            streamDrops.withLock { $0[name, default: 0] += 1 }
+            guard first, let say = noticeHandler.withLock({ $0 }) else { return }
+            say(
+                "a client of the \(name) event stream fell behind: its oldest events are dropped, the newest \(capacity) kept (opendock_events_dropped_total counts them)"
+            )
+        }
         return HTTPResponse(status: 200, contentType: "text/event-stream", body: .stream(stream))
     }
 }

@@ -14,6 +14,8 @@ final class EventStream: HTTPBodyStream, @unchecked Sendable {
     let keepAlive: Double
     /// Undo the subscription (and the count of clients) when the client goes away.
     private var onClose: [@Sendable () -> Void] = []
+    /// Told of each event dropped, and whether it is this client's first.
+    private var onDrop: (@Sendable (_ first: Bool) -> Void)?
 
     init(capacity: Int = 64, keepAlive: Double = 10, first: [[UInt8]] = []) {
         self.capacity = capacity
@@ -27,17 +29,30 @@ final class EventStream: HTTPBodyStream, @unchecked Sendable {
         condition.unlock()
     }
 
+    func whenDropping(_ action: @escaping @Sendable (_ first: Bool) -> Void) {
+        condition.lock()
+        onDrop = action
+        condition.unlock()
+    }
+
     /// Queues one event (already encoded); callable from any thread.
     func push(_ bytes: [UInt8]) {
         condition.lock()
-        defer { condition.unlock() }
-        guard !closed else { return }
+        guard !closed else {
+            condition.unlock()
+            return
+        }
+        var dropping: (@Sendable (Bool) -> Void)?
         if queue.count >= capacity {
             queue.removeFirst()
             dropped += 1
+            dropping = onDrop
         }
         queue.append(bytes)
         condition.signal()
+        let first = dropped == 1
+        condition.unlock()
+        dropping?(first)
     }
 
     /// Ends the stream after what is queued.

@@ -70,6 +70,12 @@ enum MetricsExposition {
                 ("{stream=\"\($0.key)\"}", Double($0.value))
             })
         metric(
+            "events_dropped_total", "counter",
+            "Events dropped because a client stopped reading (each client keeps its newest 64).",
+            api.streamDrops.withLock { $0 }.sorted { $0.key < $1.key }.map {
+                ("{stream=\"\($0.key)\"}", Double($0.value))
+            })
+        metric(
             "tracked_subjects", "gauge", "Subjects tracked in the newest frame.",
             [("", Double(accessory.latestTrackingState?.trackedSubjects.count ?? 0))])
         return lines.joined(separator: "\n") + "\n"

@@ -4,6 +4,7 @@ import DockCore
 import Foundation
 import PeerBench
 import Pipeline
+import Soak
 
 /// How a tool verb ends when it does not succeed: the exit status (64 usage, 1 runtime) and
 /// the one line to print, if any (a failed check has already printed its report).

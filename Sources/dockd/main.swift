@@ -65,6 +65,7 @@ let api = ControlAPI(
         "gimbal": options.configuration.resolvedGimbal.label, "audio": session.audioNote ?? "off",
     ],
     token: options.token)
+api.whenNotice { events.event("client-behind", $0) }
 do {
     if let path = options.controlSocket {
         servers.append(try HTTPServer(endpoint: .unix(path: path), handler: api.handle))

@@ -10,6 +10,7 @@ import Testing
 @testable import ControlServer
 @testable import Daemon
 @testable import Pipeline
+@testable import Soak
 
 /// A short soak: the looped demo runs past its own end in real time, memory is sampled, and the
 /// per-frame records a benchmark keeps are not kept.
@@ -53,6 +54,45 @@ import Testing
         let live = try PeerComparison.liveLatency(fromSoakJSON: Data(SoakCommand.report(result, json: true).utf8))
         let command = result.summary.timings.percentiles("capture→command")
         #expect(abs(live.p50 - command.median!) < 0.01 && abs(live.p99 - command.p99!) < 0.01)
+    }
+
+    @Test func everyOutputOnServesEachClientAndBoundsTheOneThatStoppedReading() throws {
+        let folder = Fixtures.temporaryDirectory("soak-outputs")
+        var soak = try SoakCommand(arguments: [
+            "--minutes", "0.25", "--sample-seconds", "1", "--threads", "1", "--bodies", "none", "--outputs", folder,
+            "--models", Fixtures.repositoryRoot + "/models", "--media", Fixtures.repositoryRoot + "/.cache/media",
+        ])
+        soak.configuration.scene.duration = 2
+        let result = try soak.run { _ in }
+        #expect(SoakCommand.outputFailures(result).isEmpty, "\(SoakCommand.outputFailures(result))")
+        let clients = try #require(result.clients)
+        // 15 s: the preview at up to 10 a second, the clean frames at 15, an event per frame.
+        #expect(clients.previewParts >= 30 && clients.previewParts <= 160)
+        #expect(clients.frameParts >= 45 && clients.frameParts <= 235)
+        #expect(clients.trackingEvents >= result.summary.frames / 2)
+        #expect(clients.metricsScrapes >= 10)
+        // Every frame shown went to the virtual camera; the client that stopped reading held no
+        // more than its queue and its socket, whatever it missed is counted, and said at most once.
+        #expect(result.videoOutWrites == result.summary.accounting.produced)
+        #expect(clients.notices.count <= 1 && (clients.notices.isEmpty == (clients.eventsDroppedInMetrics == 0)))
+        #expect(FileManager.default.fileExists(atPath: folder + "/annotated.avi"))
+        #expect(!FileManager.default.fileExists(atPath: folder + "/control.sock"), "the server's socket is removed")
+    }
+
+    @Test func pilingDescriptorsThreadsAndSilentClientsFail() {
+        var result = SoakCommand.Result(summary: SessionSummary(), memory: [], lagFrames: [], warmUp: 10)
+        result.handles = [(5, 10, 10), (10, 19, 20), (60, 22, 22), (120, 30, 23)]
+        result.clients = .init(previewParts: 100, frameParts: 0, trackingEvents: 5, motionEvents: 5, metricsScrapes: 3)
+        result.videoOutWrites = 0
+        #expect(
+            SoakCommand.outputFailures(result) == [
+                "the clean frames client received nothing", "video out wrote no frame",
+                "open descriptors rose from 19 to 30 after warm-up", "threads rose from 20 to 23 after warm-up",
+            ])
+        result.handles = [(10, 19, 20), (120, 21, 22)]
+        result.clients?.frameParts = 1
+        result.videoOutWrites = 5
+        #expect(SoakCommand.outputFailures(result).isEmpty)
     }
 
     @Test func driftAndSlopeOfKnownSamples() throws {

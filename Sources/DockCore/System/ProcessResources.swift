@@ -22,6 +22,19 @@ public enum ProcessResources {
         return Double(usage.ru_maxrss) * 1024
     }
 
+    /// Threads in the process now (Threads: of /proc/self/status; 0 when unreadable).
+    public static func threadCount() -> Int {
+        guard let text = try? String(contentsOfFile: "/proc/self/status", encoding: .utf8),
+            let line = text.split(separator: "\n").first(where: { $0.hasPrefix("Threads:") })
+        else { return 0 }
+        return line.split(separator: "\t").last.flatMap { Int($0.trimmingCharacters(in: .whitespaces)) } ?? 0
+    }
+
+    /// File descriptors open now (the entries of /proc/self/fd, less the one listing it).
+    public static func openDescriptorCount() -> Int {
+        max(0, ((try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/fd"))?.count ?? 1) - 1)
+    }
+
     /// CPU time the calling thread has used, seconds: what one stage costs, whatever else the
     /// machine is busy with.
     public static func threadCPUSeconds() -> Double {

@@ -1,4 +1,5 @@
 import Bench
+import CameraOutputs
 import Daemon
 import DockCore
 import Foundation
@@ -14,8 +15,11 @@ public struct SoakCommand {
     public var json = false
     /// Exit 1 unless the soak meets a service's bar (`failures`).
     public var check = false
-    /// Where the annotated video and the trace go when the soak runs with its outputs on.
+    /// Where the annotated video, the trace and the control socket go when the soak runs with
+    /// every output on (video out then goes to a simulated loopback, and clients attach).
     public var outputs: String?
+    /// The virtual camera video out writes to in a soak with its outputs on.
+    let loopback = SimulatedLoopback(keptFrames: 1, keptWriteTimes: 1000)
 
     public static let help = """
         dockctl soak — run the pipeline in real time on the looped demo scene and report drift.
@@ -23,8 +27,12 @@ public struct SoakCommand {
         Usage: dockctl soak [--minutes M] [--sample-seconds S] [--json] [--check] [--outputs DIR]
                             [--detector …] [--bodies …] [--threads N] [--models DIR] [--media DIR]
 
-        --outputs DIR writes the annotated video (DIR/annotated.avi) and the trace (DIR/trace.csv)
-        as dockd --output and --trace do, so that their memory is judged with the pipeline's.
+        --outputs DIR turns every output on, so that their memory is judged with the pipeline's:
+        the annotated video (DIR/annotated.avi) and the trace (DIR/trace.csv) as dockd --output and
+        --trace write them, video out to a simulated v4l2loopback device, and the control API on
+        DIR/control.sock with clients attached all along: the preview, the clean frames (15 fps),
+        the tracking and motion event streams, a motion-stream client that stops reading, and a
+        /metrics scrape every second. Open descriptors and threads are then judged too.
 
         Reports resident memory and the heap's bytes in use (sampled every S seconds; drift from the
         end of the first minute, or of the first tenth of a short run, to the end; the resident
@@ -73,6 +81,7 @@ public struct SoakCommand {
         if let outputs {
             c.outputVideo = outputs + "/annotated.avi"
             c.tracePath = outputs + "/trace.csv"
+            c.videoOut = VideoOutRequest(device: loopback.path)
         }
         configuration = c
     }
@@ -87,6 +96,16 @@ public struct SoakCommand {
         public var warmUp: Double
         /// The most it ever fell behind (frame periods), over the whole run.
         public var lagMaximum: Double = 0
+        /// Open descriptors and threads at each memory sample during the run.
+        public var handles: [(time: Double, descriptors: Int, threads: Int)] = []
+        /// What the attached clients received, with every output on.
+        var clients: SoakClients.Figures?
+        /// Frames video out wrote to the simulated loopback, with every output on.
+        public var videoOutWrites: Int?
+
+        var handlesAfterWarmUp: [(time: Double, descriptors: Int, threads: Int)] {
+            handles.filter { $0.time >= warmUp }
+        }
 
         var afterWarmUp: [(time: Double, bytes: Double, heap: Double)] { memory.filter { $0.time >= warmUp } }
         public var driftBytes: Double? {
@@ -118,8 +137,12 @@ public struct SoakCommand {
     }
 
     public func run(progress: (String) -> Void) throws(SessionError) -> Result {
-        let session = try Pipeline(simulating: configuration)
+        let session = try Pipeline(simulating: configuration, videoOutSystem: loopback)
         if let fallback = session.detectorFallback { progress(fallback) }
+        let clients = try outputs.map { folder throws(SessionError) in try SoakClients(session: session, folder: folder)
+        }
+        clients?.start()
+        var handles: [(time: Double, descriptors: Int, threads: Int)] = []
         let total = minutes * 60
         let warmUp = min(60, total / 10)
         var memory: [(time: Double, bytes: Double, heap: Double)] = [Self.memorySample(at: 0)]
@@ -138,6 +161,8 @@ public struct SoakCommand {
                 lagMaximum = max(lagMaximum, behind)
                 if status.wallSeconds >= nextSample {
                     memory.append(Self.memorySample(at: status.wallSeconds))
+                    handles.append(
+                        (status.wallSeconds, ProcessResources.openDescriptorCount(), ProcessResources.threadCount()))
                     nextSample += sampleSeconds
                 }
                 if status.wallSeconds >= nextNote {
@@ -153,9 +178,12 @@ public struct SoakCommand {
         // The resident size at the end; the heap no longer, since the run has let go of its
         // buffers (which would hide a leak of their size from the heap's floor).
         memory.append((summary.wallSeconds, ProcessResources.residentBytes(), .nan))
-        return Result(
+        var result = Result(
             summary: summary, memory: memory, lagFrames: lag.samples["lag"] ?? [], warmUp: warmUp,
-            lagMaximum: lagMaximum)
+            lagMaximum: lagMaximum, handles: handles)
+        result.clients = clients?.finish()
+        result.videoOutWrites = outputs.map { _ in loopback.writeCount }
+        return result
     }
 
     static func fileBytes(_ path: String) -> Double? {
@@ -191,9 +219,36 @@ public struct SoakCommand {
         }
         if r.summary.deadmanStops > 0 { out.append("the deadman stopped the motors \(r.summary.deadmanStops) times") }
         for stopped in [r.summary.outputVideoError, r.summary.traceError].compactMap({ $0 }) { out.append(stopped) }
+        out += outputFailures(r)
         let total = r.summary.accounting.produced
         if total > 0, Double(r.summary.lateFrames) > 0.05 * Double(total) {
             out.append("\(r.summary.lateFrames) of \(total) frames dropped for lateness (limit 5 %)")
+        }
+        return out
+    }
+
+    /// With every output on: each client was served all along, video out wrote, and neither
+    /// descriptors nor threads piled up after warm-up.
+    static func outputFailures(_ r: Result) -> [String] {
+        var out: [String] = []
+        if let clients = r.clients {
+            out += clients.errors
+            let served: [(String, Int)] = [
+                ("preview", clients.previewParts), ("clean frames", clients.frameParts),
+                ("tracking events", clients.trackingEvents), ("motion events", clients.motionEvents),
+                ("/metrics", clients.metricsScrapes),
+            ]
+            for (name, count) in served where count == 0 { out.append("the \(name) client received nothing") }
+        }
+        if r.videoOutWrites == 0 { out.append("video out wrote no frame") }
+        if let first = r.handlesAfterWarmUp.first, let last = r.handlesAfterWarmUp.last {
+            // A client thread or a socket may be between connections at a sample: a little slack.
+            if last.descriptors > first.descriptors + 2 {
+                out.append("open descriptors rose from \(first.descriptors) to \(last.descriptors) after warm-up")
+            }
+            if last.threads > first.threads + 2 {
+                out.append("threads rose from \(first.threads) to \(last.threads) after warm-up")
+            }
         }
         return out
     }
@@ -237,6 +292,18 @@ public struct SoakCommand {
             ("deadman_stops", "%.0f", Double(r.summary.deadmanStops)),
             ("annotated_video_mib", "%.1f", r.summary.outputVideo.flatMap(Self.fileBytes).map { $0 / mib }),
             ("trace_mib", "%.1f", r.summary.tracePath.flatMap(Self.fileBytes).map { $0 / mib }),
+            ("video_out_frames", "%.0f", r.videoOutWrites.map(Double.init)),
+            ("preview_parts", "%.0f", r.clients.map { Double($0.previewParts) }),
+            ("clean_frame_parts", "%.0f", r.clients.map { Double($0.frameParts) }),
+            ("tracking_events", "%.0f", r.clients.map { Double($0.trackingEvents) }),
+            ("motion_events", "%.0f", r.clients.map { Double($0.motionEvents) }),
+            ("metrics_scrapes", "%.0f", r.clients.map { Double($0.metricsScrapes) }),
+            ("events_dropped_stalled", "%.0f", r.clients.map { Double($0.eventsDroppedInMetrics) }),
+            ("client_behind_notices", "%.0f", r.clients.map { Double($0.notices.count) }),
+            ("descriptors_after_warm_up", "%.0f", r.handlesAfterWarmUp.first.map { Double($0.descriptors) }),
+            ("descriptors_end", "%.0f", r.handlesAfterWarmUp.last.map { Double($0.descriptors) }),
+            ("threads_after_warm_up", "%.0f", r.handlesAfterWarmUp.first.map { Double($0.threads) }),
+            ("threads_end", "%.0f", r.handlesAfterWarmUp.last.map { Double($0.threads) }),
         ]
         if json {
             var object: [String: Any] = [:]
