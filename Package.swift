@@ -72,6 +72,8 @@ let package = Package(
                 "Audio", "CameraOutputs", "Control", "ControlClient", "DockCore", "DockKit", "Motion", "Perception",
                 "Pipeline",
             ]),
+        // Cameras in software, for the tests and the live benchmarks.
+        .target(name: "CameraSimulation", dependencies: ["CV4L2", "Capture", "DockCore"]),
         .target(
             name: "Soak",
             dependencies: [
@@ -81,8 +83,8 @@ let package = Package(
         .target(
             name: "BenchRunner",
             dependencies: [
-                "Bench", "CameraOutputs", "Capture", "Control", "Daemon", "DockCore", "Imaging", "Motion",
-                "PeerBench",
+                "Bench", "CameraOutputs", "CameraSimulation", "Capture", "Control", "Daemon", "DockCore", "Imaging",
+                "Motion", "PeerBench",
                 "Perception",
                 "Pipeline", "Simulation",
             ]),
@@ -131,14 +133,17 @@ let package = Package(
 
         // Tests
         .target(
-            name: "TestSupport", dependencies: ["DockCore", "Imaging", "Capture", "CV4L2", "Motion", "CSerial"],
+            name: "TestSupport",
+            dependencies: ["CameraSimulation", "DockCore", "Imaging", "Capture", "CV4L2", "Motion", "CSerial"],
             path: "Tests/TestSupport"),
         .testTarget(name: "DockCoreTests", dependencies: ["DockCore", "TestSupport"]),
         .testTarget(name: "ImagingTests", dependencies: ["DockCore", "Imaging", "TestSupport"]),
         .testTarget(
             name: "CameraOutputsTests",
             dependencies: ["CameraOutputs", "Capture", "CV4L2", "DockCore", "Imaging", "TestSupport"]),
-        .testTarget(name: "CaptureTests", dependencies: ["Capture", "CV4L2", "DockCore", "Imaging", "TestSupport"]),
+        .testTarget(
+            name: "CaptureTests",
+            dependencies: ["CameraSimulation", "Capture", "CV4L2", "DockCore", "Imaging", "TestSupport"]),
         .testTarget(
             name: "PerceptionTests", dependencies: ["Capture", "DockCore", "Imaging", "Perception", "TestSupport"]),
         .testTarget(name: "TrackingTests", dependencies: ["DockCore", "TestSupport", "Tracking"]),
@@ -154,7 +159,8 @@ let package = Package(
         .testTarget(
             name: "ServiceTests",
             dependencies: [
-                "Audio", "Bench", "BenchRunner", "CameraOutputs", "Capture", "Control", "ControlClient",
+                "Audio", "Bench", "BenchRunner", "CameraOutputs", "CameraSimulation", "Capture", "Control",
+                "ControlClient",
                 "ControlServer", "CV4L2", "Daemon", "DetectionBench",
                 "DockCore", "dockctl", "dockctl-tools",
                 "DockKit", "Imaging", "Motion", "PeerBench", "Perception", "Pipeline", "Simulation", "Soak",

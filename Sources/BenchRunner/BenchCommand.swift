@@ -32,7 +32,7 @@ public struct BenchCommand {
 
         Usage: dockctl bench [SCENE.json | DIR]… [--laws dock,pid] [--report DIR] [--video] [--peer [--peer-rounds N]]
                              [--frames N] [--detector yunet|rfb|haar|lbp] [--detect-width PX] [--bodies ssdlite|yolox|hog|none]
-                             [--track-objects LIST] [--threads N] [--no-audio] [--mics room|camera] [--mic-spacing M] [--mic-order left-right|right-left] [--lips facemesh|motion|off]
+                             [--track-objects LIST] [--threads N] [--profile desktop|small] [--no-audio] [--mics room|camera] [--mic-spacing M] [--mic-order left-right|right-left] [--lips facemesh|motion|off]
                              [--json] [--quiet]
                dockctl bench [--runs N] …            (no scene: throughput on the demo scene)
 
@@ -103,8 +103,8 @@ public struct BenchCommand {
                 }
                 laws = chosen
             case "--no-audio": passThrough.append(argument)
-            case "--frames", "--detector", "--detect-width", "--bodies", "--track-objects", "--threads", "--models",
-                "--media",
+            case "--frames", "--detector", "--detect-width", "--bodies", "--track-objects", "--threads", "--profile",
+                "--models", "--media",
                 "--mics", "--mic-spacing", "--mic-order", "--lips":
                 guard let value = rest.popFirst() else { throw UsageError("\(argument) needs a value") }
                 passThrough += [argument, value]

@@ -297,6 +297,18 @@ extension DockdOption {
             key: .init(section: "detection", name: "threads", kind: .value, summary: "OpenCV threads")
         ) { o, v in o.configuration.openCVThreads = try OptionValue.integer(v, "--threads", in: 1...64) },
         DockdOption(
+            "--profile", "desktop|small", .pipeline,
+            help: [
+                "what the computer can carry (default desktop); small: 15 frames",
+                "a second from a camera, OpenCV on one thread, bodies only",
+                "while faces are not enough",
+            ],
+            key: .init(section: "detection", name: "profile", kind: .value, summary: "`desktop` or `small`")
+        ) { o, v in
+            o.configuration.profile = try OptionValue.choice(
+                v, ComputerProfile.self, or: "--profile must be desktop or small")
+        },
+        DockdOption(
             "--audio", "FILE", .speakers,
             help: [
                 "a WAV recorded with the video: follow whoever speaks (stereo gives",

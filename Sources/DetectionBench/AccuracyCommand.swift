@@ -9,14 +9,16 @@ import Pipeline
 /// schedule costs at 30 fps.
 public struct AccuracyCommand {
     public var detectors: [String] = [
-        "yunet", "yunet@640", "yunet+looks", "rfb", "haar", "lbp", "ssdlite", "yolox", "hog",
+        "yunet", "yunet@640", "yunet+looks", "rfb", "haar", "lbp", "ssdlite", "ssdlite-int8", "yolox", "hog",
     ]
     public var json = false
     public var modelsDirectory: String?
     public var mediaDirectory: String?
     public var minimumScore = 0.5
 
-    static let known = ["yunet", "yunet@640", "yunet+looks", "rfb", "haar", "lbp", "ssdlite", "yolox", "hog"]
+    static let known = [
+        "yunet", "yunet@640", "yunet+looks", "rfb", "haar", "lbp", "ssdlite", "ssdlite-int8", "yolox", "hog",
+    ]
     /// Frames of still video each image is shown for to the path with its tracker (0.5 s at 30 fps).
     static let stillFrames = 15
 
@@ -29,7 +31,8 @@ public struct AccuracyCommand {
         scenes with exact boxes, hand-labelled photos and hand-labelled frames of a clip; and
         yunet+looks, dockd's path frame after frame (whole scans, the search of tiles, looks around
         tracked faces, the tracker): each image shown as 0.5 s of still video, scored on the faces
-        tracked at its end (ms/image is per frame). Bodies: ssdlite, yolox, hog, on the photos and
+        tracked at its end (ms/image is per frame). Bodies: ssdlite, ssdlite-int8 (quantized on the
+        first image with contrast, as --profile small runs it), yolox, hog, on the photos and
         clip frames. A detection counts when its score is at least --min-score (default 0.5) and it
         overlaps a label with IoU ≥ 0.5. Also prints each detector's median time per generated
         frame and the schedule's cost at 30 fps.
@@ -96,10 +99,10 @@ public struct AccuracyCommand {
                 case "haar": detector = try CascadeFaceDetector()
                 case "lbp":
                     detector = try CascadeFaceDetector(cascadePath: CascadeFaceDetector.lbpCascadePath, name: "lbp")
-                case "ssdlite":
+                case "ssdlite", "ssdlite-int8":
                     detector = try SSDPersonDetector(
                         weightsPath: try registry.resolve("ssdlite-person"),
-                        graphPath: try registry.resolve("ssdlite-person-graph"))
+                        graphPath: try registry.resolve("ssdlite-person-graph"), int8: name == "ssdlite-int8")
                 case "yolox": detector = try YOLOXDetector(modelPath: try registry.resolve("yolox-nano"))
                 default: detector = try HOGPersonDetector()
                 }

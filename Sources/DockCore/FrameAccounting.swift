@@ -35,7 +35,7 @@ public struct FrameAccounting: Sendable, Hashable {
             ("processed", processed), ("replaced_by_newer", replacedByNewer),
             ("skipped_in_queue", source.skippedForNewer),
             ("late", source.late), ("damaged", source.damaged), ("error_flagged", source.errorFlagged),
-            ("lost_in_driver", source.lostInDriver), ("pending_at_stop", pendingAtStop),
+            ("lost_in_driver", source.lostInDriver), ("thinned", source.thinned), ("pending_at_stop", pendingAtStop),
         ]
     }
 
@@ -46,6 +46,7 @@ public struct FrameAccounting: Sendable, Hashable {
             (source.skippedForNewer, "skipped in the camera's queue for a newer one"),
             (source.late, "late (the camera was behind)"), (source.damaged, "damaged"),
             (source.errorFlagged, "flagged bad by the driver"), (source.lostInDriver, "lost in the driver"),
+            (source.thinned, "thinned (the perception's rate is lower than the camera's)"),
             (pendingAtStop, "in flight at the stop"),
         ]
         let rest = words.filter { $0.0 > 0 }.map { "\($0.0) \($0.1)" }

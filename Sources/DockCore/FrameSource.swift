@@ -54,15 +54,20 @@ public struct SourceCounts: Sendable, Hashable {
     /// A simulated camera more than a frame period behind its clock skips the frame, as a
     /// camera's own queue would.
     public var late = 0
+    /// Left undecoded on purpose: the perception runs at a lower rate than the camera's.
+    public var thinned = 0
 
-    public init(lostInDriver: Int = 0, skippedForNewer: Int = 0, damaged: Int = 0, errorFlagged: Int = 0, late: Int = 0)
-    {
+    public init(
+        lostInDriver: Int = 0, skippedForNewer: Int = 0, damaged: Int = 0, errorFlagged: Int = 0, late: Int = 0,
+        thinned: Int = 0
+    ) {
         self.lostInDriver = lostInDriver
         self.skippedForNewer = skippedForNewer
         self.damaged = damaged
         self.errorFlagged = errorFlagged
         self.late = late
+        self.thinned = thinned
     }
 
-    public var total: Int { lostInDriver + skippedForNewer + damaged + errorFlagged + late }
+    public var total: Int { lostInDriver + skippedForNewer + damaged + errorFlagged + late + thinned }
 }

@@ -32,6 +32,9 @@ public enum Imaging {
     /// parsing buffers freed but still resident.
     public static func releaseFreeMemory() { cvision_trim_heap() }
 
+    /// Makes the allocator keep less freed memory from now on (a small computer's profile).
+    public static func limitHeapRetention() { cvision_limit_heap_retention() }
+
     /// Bytes of heap handed out and not yet freed: what a leak grows, unlike the resident size,
     /// which also steps with the allocator's free lists and arenas. nil under a sanitizer,
     /// whose allocator glibc does not see.

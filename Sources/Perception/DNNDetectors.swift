@@ -8,8 +8,13 @@ final class DNNNetwork {
     private var objects = [cvision_object](repeating: cvision_object(), count: 128)
     let name: String
 
-    init(name: String, kind: cvision_dnn_kind, model: String, config: String? = nil) throws(DetectorError) {
-        guard let handle = cvision_dnn_detector_create(kind, model, config) else {
+    init(name: String, kind: cvision_dnn_kind, model: String, config: String? = nil, int8: Bool = false)
+        throws(DetectorError)
+    {
+        let created =
+            int8
+            ? cvision_dnn_detector_create_int8(kind, model, config) : cvision_dnn_detector_create(kind, model, config)
+        guard let handle = created else {
             throw DetectorError(
                 detector: name, message: "cannot load \(model): \(String(cString: cvision_last_error()))")
         }
@@ -63,13 +68,18 @@ public final class RFBFaceDetector: Detector {
 }
 
 /// The one-class SSDLite-MobileNetV2 person detector (TensorFlow graph through OpenCV's importer).
+/// `int8`: quantized on the first frame with contrast, for a computer short of memory.
 public final class SSDPersonDetector: Detector {
-    public let name = "ssdlite"
+    public let name: String
     public var scoreThreshold: Double
     private let network: DNNNetwork
 
-    public init(weightsPath: String, graphPath: String, scoreThreshold: Double = 0.3) throws(DetectorError) {
-        network = try DNNNetwork(name: "ssdlite", kind: CVISION_DNN_SSD_PERSONS, model: weightsPath, config: graphPath)
+    public init(weightsPath: String, graphPath: String, scoreThreshold: Double = 0.3, int8: Bool = false)
+        throws(DetectorError)
+    {
+        name = int8 ? "ssdlite-int8" : "ssdlite"
+        network = try DNNNetwork(
+            name: name, kind: CVISION_DNN_SSD_PERSONS, model: weightsPath, config: graphPath, int8: int8)
         self.scoreThreshold = scoreThreshold
     }
 

@@ -10,6 +10,13 @@ import DockCore
 public struct DetectionSchedule: Sendable {
     public var bodyInterval = 0.2
     public var bodyIntervalWithoutFaces = 0.1
+    /// Bodies on need: while the faces tell the whole story — every confirmed subject has a face
+    /// big enough for the whole scan, none was lost lately — bodies run this seldom (to catch
+    /// someone new who shows no face); nil runs them at `bodyInterval` whatever the faces say.
+    public var bodyIntervalWhileFacesSuffice: Double?
+    /// After the faces stopped being enough (a face turned away or small, a subject lost),
+    /// bodies keep their full rate this long.
+    public var bodyNeedHold = 2.0
     public var objectInterval = 0.34
     /// Faces narrower than this share of the frame get a second look at full resolution
     /// (YuNet on a 320-wide image loses faces under about 10 pixels).
@@ -34,6 +41,8 @@ public struct DetectionSchedule: Sendable {
     public var searchTileInterval = 0.06
 
     private var lastBodies: MonotonicInstant?
+    private var lastBodyNeed: MonotonicInstant?
+    private var lastConfirmedCount = 0
     private var lastObjects: MonotonicInstant?
     private var secondLookTurn = 0
     private var lastWholeFrame: MonotonicInstant?
@@ -94,7 +103,7 @@ public struct DetectionSchedule: Sendable {
         func due(_ last: MonotonicInstant?, _ interval: Double) -> Bool {
             last.map { time.seconds(since: $0) >= interval - 1e-6 } ?? true
         }
-        let bodies = hasBodyDetector && due(lastBodies, facesSeenLately ? bodyInterval : bodyIntervalWithoutFaces)
+        let bodies = hasBodyDetector && due(lastBodies, bodyInterval(at: time, facesSeenLately, tracking))
         if bodies { lastBodies = time }
         let objects = hasObjectDetector && due(lastObjects, objectInterval)
         if objects { lastObjects = time }
@@ -123,6 +132,24 @@ public struct DetectionSchedule: Sendable {
             bodies: bodies, objects: objects, secondLooks: chosen,
             search: canSearchTiles ? searchLook(at: time, tracking: tracking) : nil,
             faceRegions: faceRegions(at: time, tracking: tracking, canSearchRegions: canSearchRegions))
+    }
+
+    /// How long since the last bodies this frame's bodies may wait: full rate while the faces are
+    /// not enough, and for `bodyNeedHold` after; seldom while they are.
+    private mutating func bodyInterval(at time: MonotonicInstant, _ facesSeenLately: Bool, _ tracking: [Focus])
+        -> Double
+    {
+        guard facesSeenLately else { return bodyIntervalWithoutFaces }
+        guard let seldom = bodyIntervalWhileFacesSuffice else { return bodyInterval }
+        let confirmed = tracking.filter(\.isConfirmed)
+        let lost = confirmed.count < lastConfirmedCount
+        lastConfirmedCount = confirmed.count
+        let told = confirmed.allSatisfy { focus in
+            focus.kind == .humanFace ? focus.rect.width >= smallFaceWidth : focus.kind != .humanBody || focus.hasFace
+        }
+        if confirmed.isEmpty || lost || !told { lastBodyNeed = time }
+        let needed = lastBodyNeed.map { time.seconds(since: $0) < bodyNeedHold } ?? false
+        return needed ? bodyInterval : seldom
     }
 
     /// The tracked faces to look around, or nil for a whole scan (due, nothing tracked, or too

@@ -72,7 +72,7 @@ public enum DetectorFactory {
     /// nil for `.none`. `objectClasses` are passed to YOLOX when it is the body detector.
     public static func makeBodyDetector(
         _ choice: BodyDetectorChoice, registry: ModelRegistry,
-        objectClasses: Set<String> = []
+        objectClasses: Set<String> = [], int8: Bool = false
     ) throws(DetectorError) -> BuiltDetector? {
         var reason: String?
         do {
@@ -81,7 +81,7 @@ public enum DetectorFactory {
             case .ssdlite:
                 let detector = try SSDPersonDetector(
                     weightsPath: try registry.resolve("ssdlite-person"),
-                    graphPath: try registry.resolve("ssdlite-person-graph"))
+                    graphPath: try registry.resolve("ssdlite-person-graph"), int8: int8)
                 return BuiltDetector(detector: detector, fallbackReason: nil)
             case .yolox:
                 let detector = try YOLOXDetector(

@@ -74,6 +74,8 @@ extension Rig {
         // detection, the newest waiting, the status page's, the virtual camera's), and two buffers
         // always stay with the driver.
         request.bufferCount = 6
+        // Video out shows every frame the camera sends, so nothing is thinned while it is on.
+        if configuration.videoOut == nil { request.deliveredRate = configuration.perceptionRate }
         return request
     }
 

@@ -15,7 +15,8 @@ struct LockStepDriver {
         var control = try pipeline.makeControlStep()
         let wallClock = SystemMonotonicClock()
         let wallStart = wallClock.now
-        let period = 1 / max(rig.nominalFrameRate, 1)
+        // A thinned source's frames come at its rate: control runs until the next of them.
+        let period = 1 / max(min(rig.nominalFrameRate, configuration.perceptionRate ?? .infinity), 1)
         var accounting = FrameAccounting()
         var last = MonotonicInstant.zero
         pipeline.haltOnStop(stop, runStart: wallStart)

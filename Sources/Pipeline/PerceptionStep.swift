@@ -13,6 +13,8 @@ struct FramePerception {
     /// This frame's faces, and the bodies and objects of an earlier frame delivered with it.
     var detections: [Detection]
     var detectorFailures: Int
+    /// Whether the body detector was asked to run on this frame.
+    var bodiesAsked: Bool
     /// Seconds spent waiting for the slow detectors (lock-step only), not the frame's own work.
     var waitedForLate: Double
     /// What digital framing shows of the frame (unit rect, lower-left origin), when it is on.
@@ -90,7 +92,8 @@ final class PerceptionStep {
         let group = locked.count > 1 ? locked.compactMap { id in subjects.first { $0.uuid == id } } : []
         var result = FramePerception(
             frame: frame, camera: camera, pose: pose, detections: found.detections + delivered,
-            detectorFailures: found.errors.count, waitedForLate: found.waitedForLate, subjects: subjects,
+            detectorFailures: found.errors.count, bodiesAsked: found.plan.bodies, waitedForLate: found.waitedForLate,
+            subjects: subjects,
             selected: selected,
             framed: group.count > 1 ? group : selected.map { [$0] } ?? [], speaking: [:], sound: nil,
             heardSpeaker: false,

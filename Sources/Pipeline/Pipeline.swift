@@ -66,7 +66,10 @@ public final class Pipeline: PipelineSession {
         makeRig: () throws(SessionError) -> Rig
     ) throws(SessionError) {
         self.configuration = configuration
-        if let threads = configuration.openCVThreads { Imaging.setThreadCount(threads) }
+        if configuration.profile.limitsHeap { Imaging.limitHeapRetention() }
+        if let threads = configuration.openCVThreads ?? configuration.profile.openCVThreads {
+            Imaging.setThreadCount(threads)
+        }
         let built = try configuration.makeDetectionStage()
         Imaging.releaseFreeMemory()
         detectorFallback = built.fallback
@@ -226,6 +229,7 @@ public final class Pipeline: PipelineSession {
         summary: inout SessionSummary, status: ((SessionStatus) -> Void)?
     ) {
         summary.detectorFailures += p.detectorFailures
+        if p.bodiesAsked { summary.bodyRuns += 1 }
         if p.heardSpeaker { summary.framesWithSpeaker += 1 }
         recorder.record(p, time: time, command: controlFigures.withLock { $0.lastCommand }, summary: &summary)
         // A sink that fell behind or stopped (a slow or full disk) is said when it happens.

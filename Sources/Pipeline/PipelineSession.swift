@@ -31,7 +31,7 @@ extension SessionConfiguration {
             let faces = try DetectorFactory.makeFaceDetector(
                 detector, registry: registry, inputWidth: detectorInputWidth)
             let bodies = try DetectorFactory.makeBodyDetector(
-                bodyDetector, registry: registry, objectClasses: objectClasses)
+                bodyDetector, registry: registry, objectClasses: objectClasses, int8: profile.quantizesBodies)
             var objects: (any Detector)?
             if !objectClasses.isEmpty {
                 objects =
@@ -42,7 +42,8 @@ extension SessionConfiguration {
             let reasons = [faces.fallbackReason, bodies?.fallbackReason].compactMap { $0 }
             return (
                 DetectionStage(
-                    faces: faces.detector, regionFaces: faces.forRegions, bodies: bodies?.detector, objects: objects),
+                    faces: faces.detector, regionFaces: faces.forRegions, bodies: bodies?.detector, objects: objects,
+                    schedule: profile.schedule),
                 reasons.isEmpty ? nil : reasons.joined(separator: "; ")
             )
         } catch {

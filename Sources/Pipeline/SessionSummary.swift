@@ -16,6 +16,8 @@ public struct SessionSummary: Sendable {
     /// Frames skipped because the pipeline or the camera fell behind (a newer one replaced them).
     public var lateFrames: Int { accounting.skippedForLateness }
     public var detectorFailures = 0
+    /// Frames on which the body detector was asked to run.
+    public var bodyRuns = 0
     public var detectorName = ""
     public var trackCalls = 0
     public var rateContractErrors = 0

@@ -38,10 +38,11 @@ extension Rig {
             camera = CameraInformation(referenceDimensions: world.size, intrinsics: worldIntrinsics)
         }
         let cancelled = Protected(false)
+        let rendered = SimulatedCamera(
+            world: world, scene: scene, virtualCamera: virtualCamera, gimbal: gimbal, camera: camera,
+            pacing: timing == .realTime ? mediaClock : nil, cancellation: cancelled)
         let source = SourceHandOver(
-            SimulatedCamera(
-                world: world, scene: scene, virtualCamera: virtualCamera, gimbal: gimbal, camera: camera,
-                pacing: timing == .realTime ? mediaClock : nil, cancellation: cancelled))
+            configuration.perceptionRate.map { ThinnedSource(rendered, rate: $0) } ?? rendered)
         let fromSource =
             scene.map { $0.configuration.loops ? nil : $0.frameCount } ?? (world as? VideoFileSource)?.frameCount
         let totalFrames = [fromSource, configuration.maximumFrames].compactMap { $0 }.min()

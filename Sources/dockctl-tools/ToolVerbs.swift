@@ -101,6 +101,9 @@ let toolVerbs: [ToolVerb] = [
             progress("soak check passed")
         }
     },
+    ToolVerb(name: "bench-live", help: LiveBudgetCommand.help) { arguments throws(ToolExit) in
+        try parsed({ try LiveBudgetCommand(arguments: arguments) }) { print(try $0.run(progress: progress)) }
+    },
     ToolVerb(name: "bench-decode", help: DecodeBenchCommand.help) { arguments throws(ToolExit) in
         try parsed({ try DecodeBenchCommand(arguments: arguments) }) { print(try $0.run(progress: progress)) }
     },

@@ -50,6 +50,9 @@ let dockctlVerbs: [DockctlVerb] = [
     DockctlVerb(
         name: "soak", runner: .tools, summary: "the demo in real time for minutes: memory drift, lag, drops, latency"),
     DockctlVerb(
+        name: "bench-live", runner: .tools,
+        summary: "the live path's CPU, memory and latency on a 720p30 MJPEG webcam, per profile"),
+    DockctlVerb(
         name: "bench-decode", runner: .tools, summary: "MJPEG decode time per frame at full, 1/2 and 1/4 scale"),
     DockctlVerb(
         name: "bench-motion", runner: .tools,

@@ -1,4 +1,5 @@
 import CV4L2
+import CameraSimulation
 import Capture
 import DockCore
 import Foundation
@@ -150,11 +151,11 @@ import Testing
     @Test func countersAddUpEveryField() {
         var one = CaptureCounters()
         (one.delivered, one.skippedForNewer, one.errorFrames, one.corruptFrames) = (1, 1, 1, 1)
-        (one.sequenceGaps, one.ioErrors, one.detailCopies) = (1, 1, 1)
+        (one.sequenceGaps, one.ioErrors, one.detailCopies, one.thinned) = (1, 1, 1, 1)
         var sum = one
         sum.add(one)
         let fields = Mirror(reflecting: sum).children
-        #expect(fields.count == 7 && fields.allSatisfy { $0.value as? Int == 2 })
+        #expect(fields.count == 8 && fields.allSatisfy { $0.value as? Int == 2 })
     }
 
     @Test func errorFlaggedBuffersAreDroppedAndCounted() throws {

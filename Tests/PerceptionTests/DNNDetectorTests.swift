@@ -135,6 +135,43 @@ enum MessiLabel {
         #expect(looks.contains { $0.y > 0.3 && abs($0.midX - 0.75) < 1e-9 }, "where the faceless body's head is")
     }
 
+    @Test func bodiesOnNeedRunSeldomWhileFacesTellTheWholeStory() {
+        var schedule = ComputerProfile.small.schedule
+        let big = DetectionSchedule.Focus(
+            rect: NormalizedRect(x: 0.1, y: 0.5, width: 0.2, height: 0.3), kind: .humanFace, hasFace: false)
+        let linked = DetectionSchedule.Focus(
+            rect: NormalizedRect(x: 0.1, y: 0.1, width: 0.2, height: 0.6), kind: .humanBody, hasFace: true)
+        let turnedAway = DetectionSchedule.Focus(
+            rect: NormalizedRect(x: 0.6, y: 0.1, width: 0.2, height: 0.6), kind: .humanBody, hasFace: false)
+        let far = DetectionSchedule.Focus(
+            rect: NormalizedRect(x: 0.5, y: 0.5, width: 0.02, height: 0.03), kind: .humanFace, hasFace: false)
+        /// Body runs over `seconds` at 15 frames a second from `start`.
+        func bodyRuns(from start: Double, seconds: Double, tracking: [DetectionSchedule.Focus]) -> Int {
+            (0..<Int(seconds * 15)).filter { i in
+                schedule.plan(
+                    at: MonotonicInstant(seconds: start + Double(i) / 15), facesSeenLately: true, tracking: tracking,
+                    hasBodyDetector: true, hasObjectDetector: false
+                ).bodies
+            }.count
+        }
+        // At first nobody is confirmed: bodies at the full rate (5 a second) through the hold.
+        #expect(bodyRuns(from: 0, seconds: 2, tracking: []) == 10)
+        // Everyone told by a big face (their bodies linked): once a second, after the 2 s hold.
+        #expect(bodyRuns(from: 2, seconds: 2, tracking: [big, linked]) == 10)
+        #expect(bodyRuns(from: 4, seconds: 4, tracking: [big, linked]) == 4)
+        // Someone turned away, or a face too small: the full rate again.
+        #expect(bodyRuns(from: 8, seconds: 2, tracking: [big, linked, turnedAway]) == 10)
+        #expect(bodyRuns(from: 10, seconds: 3, tracking: [big, linked]) == 11)
+        #expect(bodyRuns(from: 13, seconds: 2, tracking: [big, far]) == 10)
+        // A subject lost holds the full rate for 2 s after.
+        _ = bodyRuns(from: 15, seconds: 3, tracking: [big, linked])
+        #expect(bodyRuns(from: 18, seconds: 2, tracking: [big]) == 10)
+        #expect(bodyRuns(from: 20, seconds: 3, tracking: [big]) == 3)
+        // The desktop profile keeps the fixed rate whatever the faces say.
+        schedule = ComputerProfile.desktop.schedule
+        #expect(bodyRuns(from: 30, seconds: 4, tracking: [big, linked]) == 20)
+    }
+
     /// A face too small for the reduced image is found by a second look around it.
     @Test func secondLookFindsASmallFace() throws {
         let photo = try Fixtures.photo("astronaut.png")

@@ -29,7 +29,7 @@ import Testing
             "--view-hfov", "50", "--rate", "15", "--detector", "haar", "--detect-width", "480",
             "--models", "/m", "--output", "o.avi", "--trace", "t.csv", "--fast", "--duration", "3",
             "--frames", "9", "--quiet", "--threads", "1", "--latency", "80", "--max-speed", "90",
-            "--accel", "300", "--media", "/media",
+            "--accel", "300", "--media", "/media", "--profile", "small",
         ])
         let c = o.configuration
         #expect(c.source == .file("a.avi") && c.sourceFieldOfView == 100 && c.gimbal == .dryRun)
@@ -39,6 +39,8 @@ import Testing
                 && o.configuration.tracePath == "t.csv")
         #expect(!c.realTime && c.maximumDuration == 3 && c.maximumFrames == 9 && o.quiet && c.openCVThreads == 1)
         #expect(abs(c.gimbalModel.latency - 0.08) < 1e-12 && c.mediaDirectory == "/media")
+        #expect(c.profile == .small && c.perceptionRate == 15)
+        #expect(try DockdOptions.parse([]).configuration.perceptionRate == nil)
     }
 
     @Test(arguments: [
@@ -50,6 +52,7 @@ import Testing
         (["--source"], "--source needs a value"),
         (["--demo", "--source", "x.avi"], "exclude each other"),
         (["stray"], "unexpected argument 'stray'"),
+        (["--profile", "pi"], "--profile must be desktop or small, got 'pi'"),
     ])
     func badCommandLinesSayWhatIsWrong(_ arguments: [String], _ message: String) {
         #expect {

@@ -1,4 +1,5 @@
 import Audio
+import CameraSimulation
 import Capture
 import DockCore
 import Foundation

@@ -1,5 +1,6 @@
 import CV4L2
 import CameraOutputs
+import CameraSimulation
 import Capture
 import DockCore
 import Foundation

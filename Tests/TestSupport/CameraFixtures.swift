@@ -1,4 +1,5 @@
 import CV4L2
+import CameraSimulation
 import Capture
 import DockCore
 import Foundation

@@ -32,6 +32,8 @@ const char *cvision_last_error(void);
 /// Hands the heap's free pages back to the system (after loading models, whose parsing leaves
 /// tens of MiB free but mapped).
 void cvision_trim_heap(void);
+/// Makes malloc keep less freed memory (one arena, eager trimming); call before threads start.
+void cvision_limit_heap_retention(void);
 
 /// Bytes the heap has handed out and not had back (glibc's mallinfo2: small blocks plus
 /// mmapped ones). Unlike the resident size it does not move with the allocator's free lists.
@@ -193,6 +195,10 @@ typedef struct cvision_dnn_detector cvision_dnn_detector;
 
 /// Loads a network; config_path is the text graph for CVISION_DNN_SSD_PERSONS, else NULL. NULL on failure.
 cvision_dnn_detector *cvision_dnn_detector_create(cvision_dnn_kind kind, const char *model_path, const char *config_path);
+/// The same network quantized to int8 on the first frame detected on that has contrast (the
+/// frames before it get no boxes): a quarter of the memory, a little slower. SSDLite only.
+cvision_dnn_detector *cvision_dnn_detector_create_int8(cvision_dnn_kind kind, const char *model_path,
+                                                       const char *config_path);
 /// Runs the network on the whole image (it resizes to its input itself). Returns the number of
 /// boxes written (best first, overlaps suppressed) or CVISION_ERROR.
 int32_t cvision_dnn_detector_detect(cvision_dnn_detector *detector, cvision_view image, float score_threshold,

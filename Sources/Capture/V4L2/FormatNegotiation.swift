@@ -14,6 +14,9 @@ public struct CaptureRequest: Sendable, Hashable {
     /// A stream that delivers nothing for this long is reported as stalled.
     public var stallTimeout = 2.0
     public var bufferCount = 4
+    /// At most this many frames a second are decoded and delivered (the others go back to the
+    /// driver undecoded, counted as thinned); nil delivers every frame.
+    public var deliveredRate: Double?
 
     public init() {}
 }

@@ -17,6 +17,8 @@ public struct CaptureCounters: Sendable, Hashable {
     public var sequenceGaps = 0
     /// Calls that returned EIO and were retried.
     public var ioErrors = 0
+    /// Frames left undecoded because the caller wants fewer a second than the camera sends.
+    public var thinned = 0
     /// Raw frames whose full-size picture had to be copied out of the driver's buffer, because
     /// leasing that buffer would have left the driver fewer than two to fill.
     public var detailCopies = 0
@@ -31,6 +33,7 @@ public struct CaptureCounters: Sendable, Hashable {
         corruptFrames += other.corruptFrames
         sequenceGaps += other.sequenceGaps
         ioErrors += other.ioErrors
+        thinned += other.thinned
         detailCopies += other.detailCopies
     }
 
@@ -38,7 +41,7 @@ public struct CaptureCounters: Sendable, Hashable {
     public var sourceCounts: SourceCounts {
         SourceCounts(
             lostInDriver: sequenceGaps, skippedForNewer: skippedForNewer, damaged: corruptFrames,
-            errorFlagged: errorFrames)
+            errorFlagged: errorFrames, thinned: thinned)
     }
 }
 
@@ -63,6 +66,8 @@ public final class V4L2Camera: FrameSource {
     private var streaming = false
     private var closed = false
     private var lastSequence: UInt32?
+    /// When the last frame delivered was captured (for `CaptureRequest.deliveredRate`).
+    private var lastDelivered: MonotonicInstant?
 
     public init(
         path: String, request: CaptureRequest = CaptureRequest(),
@@ -200,6 +205,11 @@ public final class V4L2Camera: FrameSource {
             }
             guard var buffer = try dequeueNewest() else { continue }
             let stamp = FrameStamp(sequence: UInt64(buffer.sequence), time: timestamp(of: buffer))
+            if thins(at: stamp.time) {
+                requeue(&buffer)
+                counters.thinned += 1
+                continue
+            }
             guard let (frame, leased) = decode(buffer, stamp: stamp) else {
                 requeue(&buffer)
                 counters.corruptFrames += 1
@@ -210,6 +220,16 @@ public final class V4L2Camera: FrameSource {
             counters.delivered += 1
             return frame
         }
+    }
+
+    /// Whether a frame captured at `time` comes too soon after the last one delivered for the
+    /// rate asked. Three quarters of the interval is enough, so a camera's jitter never thins
+    /// two frames in a row where one was meant (30 fps thinned to 15 keeps every other frame).
+    private func thins(at time: MonotonicInstant) -> Bool {
+        guard let rate = request.deliveredRate, rate > 0 else { return false }
+        if let last = lastDelivered, time.seconds(since: last) < 0.75 / rate { return true }
+        lastDelivered = time
+        return false
     }
 
     /// Takes every filled buffer off the queue and keeps the newest good one; the others go

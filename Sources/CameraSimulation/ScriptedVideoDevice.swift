@@ -4,7 +4,7 @@ import DockCore
 import Foundation
 import Glibc
 
-/// A V4L2 camera in software for tests: answers the ioctls with the real `struct v4l2_*`
+/// A V4L2 camera in software for tests and benchmarks: answers the ioctls with the real `struct v4l2_*`
 /// layouts, hands out real mmap-able memory, and serves frames from a script (real JPEG or
 /// YUYV bytes, error-flagged buffers, lost sequence numbers). It can be unplugged and plugged
 /// back, fail chosen calls with chosen errnos, and counts open descriptors and live mappings.
@@ -118,6 +118,8 @@ public final class ScriptedVideoDevice: VideoDeviceSystem, @unchecked Sendable {
     public func unplug() { lock.withLock { present = false } }
     public func replug() { lock.withLock { present = true } }
     public var isPresent: Bool { lock.withLock { present } }
+    /// Items of the script not yet delivered.
+    public var scriptedItemsLeft: Int { lock.withLock { script.count } }
     /// Descriptors opened so far, closed ones included.
     public var opens: Int { lock.withLock { Int(nextFD - Self.firstDescriptor) } }
 
@@ -284,6 +286,21 @@ public final class ScriptedVideoDevice: VideoDeviceSystem, @unchecked Sendable {
 
     private func answer(_ request: UInt, _ p: UnsafeMutableRawPointer) -> Errno? {
         switch request {
+        case CV4L2_VIDIOC_QUERYCAP, CV4L2_VIDIOC_ENUM_FMT, CV4L2_VIDIOC_ENUM_FRAMESIZES,
+            CV4L2_VIDIOC_ENUM_FRAMEINTERVALS, CV4L2_VIDIOC_S_FMT, CV4L2_VIDIOC_G_FMT, CV4L2_VIDIOC_S_PARM,
+            CV4L2_VIDIOC_G_PARM:
+            return answerFormat(request, p)
+        case CV4L2_VIDIOC_REQBUFS, CV4L2_VIDIOC_QUERYBUF, CV4L2_VIDIOC_QBUF, CV4L2_VIDIOC_DQBUF,
+            CV4L2_VIDIOC_STREAMON, CV4L2_VIDIOC_STREAMOFF:
+            return answerStreaming(request, p)
+        default:
+            return answerControl(request, p)
+        }
+    }
+
+    /// What the device is and the formats, sizes and rates it offers.
+    private func answerFormat(_ request: UInt, _ p: UnsafeMutableRawPointer) -> Errno? {
+        switch request {
         case CV4L2_VIDIOC_QUERYCAP:
             var cap = v4l2_capability()
             Self.copy("scripted", into: &cap.driver)
@@ -343,6 +360,15 @@ public final class ScriptedVideoDevice: VideoDeviceSystem, @unchecked Sendable {
             var parm = p.load(as: v4l2_streamparm.self)
             parm.parm.capture.timeperframe = v4l2_fract(numerator: 1, denominator: UInt32((1 / framePeriod).rounded()))
             p.storeBytes(of: parm, as: v4l2_streamparm.self)
+        default:
+            return Errno(ENOTTY)
+        }
+        return nil
+    }
+
+    /// Buffers and streaming.
+    private func answerStreaming(_ request: UInt, _ p: UnsafeMutableRawPointer) -> Errno? {
+        switch request {
         case CV4L2_VIDIOC_REQBUFS:
             var req = p.load(as: v4l2_requestbuffers.self)
             guard !streaming else { return Errno(EBUSY) }
@@ -385,6 +411,15 @@ public final class ScriptedVideoDevice: VideoDeviceSystem, @unchecked Sendable {
             streaming = true
         case CV4L2_VIDIOC_STREAMOFF:
             resetStream()
+        default:
+            return Errno(ENOTTY)
+        }
+        return nil
+    }
+
+    /// Controls and their menus.
+    private func answerControl(_ request: UInt, _ p: UnsafeMutableRawPointer) -> Errno? {
+        switch request {
         case CV4L2_VIDIOC_QUERY_EXT_CTRL:
             var query = p.load(as: v4l2_query_ext_ctrl.self)
             let wanted = query.id
