@@ -1,47 +1,77 @@
 import DockCore
 
 /// The per-frame trace written as it is recorded, so a run of days keeps none of it in memory:
-/// rows go out every `rowsPerWrite` (about a second at 30 fps, so the file can be followed and
-/// a crash loses little), the rest when the file is closed. The file reads like `TraceWriter`'s.
+/// rows are handed over every `rowsPerWrite` (about a second at 30 fps, so the file can be
+/// followed and a crash loses little) to a writing thread of its own (`FileSinkThread`), so a
+/// slow disk never holds up the frame path. In real time a second's rows that find
+/// `queuedWrites` already waiting are dropped and counted; on media time (`waitsWhenFull`) the
+/// caller waits instead and keeps every row. A write that fails (a full disk) stops the file.
+/// The file reads like `TraceWriter`'s.
 public final class TraceFile {
     public let path: String
-    public private(set) var rowsWritten = 0
-    private var descriptor: FileDescriptor?
+    /// Rows appended, written or not.
+    public private(set) var rowsAppended = 0
+    /// Rows dropped because the disk fell behind, or lost when the file stopped.
+    public private(set) var rowsDropped = 0
     private var pending: [UInt8] = []
+    private var pendingRows = 0
+    private let sink: FileSinkThread<[UInt8]>
     static let rowsPerWrite = 30
+    /// Writes that may wait for the disk: about 8 s of rows.
+    static let queuedWrites = 8
 
-    /// Creates (or empties) the file and writes the header.
-    public init(path: String) throws(Errno) {
+    /// Creates (or empties) the file; the header goes out with the first second's rows.
+    public init(path: String, waitsWhenFull: Bool = false) throws(Errno) {
         self.path = path
-        descriptor = try FileDescriptor.create(path)
+        let descriptor = try FileDescriptor.create(path)
+        sink = FileSinkThread(
+            name: "trace file", depth: Self.queuedWrites, waitsWhenFull: waitsWhenFull,
+            wording: .init(
+                fellBehind: "trace \(path): the disk is not keeping up; rows it cannot take are dropped and counted",
+                stopped: { _, error in
+                    "trace \(path) stopped: \(error) (the disk is full or the file cannot be written)"
+                }),
+            write: { (chunk: [UInt8]) throws(Errno) in try descriptor.writeAll(chunk) },
+            close: { descriptor.close() })
         pending.append(contentsOf: (TraceRow.csvHeader + "\n").utf8)
     }
 
-    public func append(_ row: TraceRow) throws(Errno) {
+    public func append(_ row: TraceRow) {
         pending.append(contentsOf: row.csv.utf8)
         pending.append(UInt8(ascii: "\n"))
-        rowsWritten += 1
-        if rowsWritten % Self.rowsPerWrite == 0 { try flush() }
+        rowsAppended += 1
+        pendingRows += 1
+        if pendingRows >= Self.rowsPerWrite { handOver() }
     }
 
-    /// Writes what is pending; a failure (a full disk) leaves the file as far as it got.
-    public func flush() throws(Errno) {
-        guard let descriptor else { return }
-        var start = 0
-        defer { pending.removeFirst(start) }
-        while start < pending.count {
-            start += try descriptor.write(pending[start...])
+    /// Why the file stopped, once it has.
+    public var failure: String? { sink.current.failure }
+
+    /// Lines to say, once each: the disk fell behind, the file stopped.
+    public func takeNotices() -> [String] { sink.takeNotices() }
+
+    /// Hands the last rows over, waits up to `timeout` seconds for the disk to take what is
+    /// queued, and closes the file. Returns why it stopped, if it did.
+    @discardableResult
+    public func close(timeout: Double = 5) -> String? {
+        handOver()
+        let figures = sink.finish(timeout: timeout)
+        rowsDropped += max(0, figures.dropped - droppedWrites) * Self.rowsPerWrite
+        return figures.failure
+    }
+
+    /// Writes dropped so far, whose rows are already counted.
+    private var droppedWrites = 0
+
+    private func handOver() {
+        guard !pending.isEmpty else { return }
+        if !sink.submit(pending) {
+            rowsDropped += pendingRows
+            droppedWrites += 1
         }
+        pending = []
+        pendingRows = 0
     }
 
-    /// Flushes and closes; later rows are not written.
-    public func close() throws(Errno) {
-        defer {
-            descriptor?.close()
-            descriptor = nil
-        }
-        try flush()
-    }
-
-    deinit { try? close() }
+    deinit { close(timeout: 0) }
 }

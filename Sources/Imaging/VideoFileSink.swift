@@ -9,32 +9,16 @@ public protocol VideoFileWriting: AnyObject {
 
 extension VideoWriter: VideoFileWriting {}
 
-/// A video file written on its own thread, so that a slow or full disk never holds up a live
-/// frame path. Frames wait in a short queue; in real time a frame that finds it full is dropped
-/// and counted (the disk fell behind), while a run on media time (`waitsWhenFull`) waits for
-/// room and keeps every frame. A write that fails stops the sink. Each is said once, through
-/// `takeNotices`. The queue holds `depth` frames at most: its memory is fixed.
-public final class VideoFileSink: @unchecked Sendable {
-    public struct Figures: Sendable, Hashable {
-        public var written = 0
-        /// Frames dropped because the queue was full.
-        public var dropped = 0
-        /// Why the file stopped early, when it did.
-        public var failure: String?
-    }
+/// A video file written on its own thread (`FileSinkThread`), so that a slow or full disk never
+/// holds up a live frame path: in real time a frame that finds the queue full is dropped and
+/// counted, on media time (`waitsWhenFull`) it waits; a write that fails stops the video. The
+/// queue holds `depth` frames at most.
+public final class VideoFileSink: Sendable {
+    public typealias Figures = FileSinkThread<Frame>.Figures
 
     public let path: String
     public let size: PixelSize
-    public let depth: Int
-    public let waitsWhenFull: Bool
-    private let writer: any VideoFileWriting
-    private let condition = NSCondition()
-    // Guarded by `condition`.
-    private var queue: [Frame] = []
-    private var figures = Figures()
-    private var notices: [String] = []
-    private var finishing = false
-    private var stopped = false
+    private let sink: FileSinkThread<Frame>
 
     /// A video of `size` at `fps`: an .avi is MJPEG written by `MJPEGAVIWriter`, anything else
     /// goes through OpenCV.
@@ -51,91 +35,28 @@ public final class VideoFileSink: @unchecked Sendable {
     public init(
         path: String, size: PixelSize, writer: any VideoFileWriting, depth: Int = 3, waitsWhenFull: Bool = false
     ) {
-        precondition(depth > 0)
-        self.waitsWhenFull = waitsWhenFull
         self.path = path
         self.size = size
-        self.writer = writer
-        self.depth = depth
-        let thread = Thread { [self] in drain() }
-        thread.name = "video file"
-        thread.start()
+        sink = FileSinkThread(
+            name: "video file", depth: depth, waitsWhenFull: waitsWhenFull,
+            wording: .init(
+                fellBehind: "video \(path): the disk is not keeping up; frames it cannot take are dropped and counted",
+                stopped: { written, error in "video \(path) stopped after \(written) frames: \(error)" }),
+            write: { frame in try writer.write(frame) }, close: { writer.close() })
     }
+
+    public var depth: Int { sink.depth }
+    public var waitsWhenFull: Bool { sink.waitsWhenFull }
 
     /// Queues a frame of `size`; waits only when `waitsWhenFull`.
-    public func submit(_ frame: Frame) {
-        condition.lock()
-        defer { condition.unlock() }
-        while waitsWhenFull && queue.count >= depth && !stopped && !finishing { condition.wait() }
-        guard !stopped, !finishing else { return }
-        guard queue.count < depth else {
-            if figures.dropped == 0 {
-                notices.append(
-                    "video \(path): the disk is not keeping up; frames it cannot take are dropped and counted")
-            }
-            figures.dropped += 1
-            return
-        }
-        queue.append(frame)
-        condition.signal()
-    }
+    public func submit(_ frame: Frame) { sink.submit(frame) }
 
     /// Lines to say, once each: the disk fell behind, the file stopped.
-    public func takeNotices() -> [String] {
-        condition.lock()
-        defer { condition.unlock() }
-        defer { notices.removeAll() }
-        return notices
-    }
+    public func takeNotices() -> [String] { sink.takeNotices() }
 
-    public var current: Figures {
-        condition.lock()
-        defer { condition.unlock() }
-        return figures
-    }
+    public var current: Figures { sink.current }
 
     /// Writes what is queued, closes the file and returns the figures; later frames are ignored.
     @discardableResult
-    public func finish() -> Figures {
-        condition.lock()
-        defer { condition.unlock() }
-        finishing = true
-        condition.broadcast()
-        while !stopped { condition.wait() }
-        return figures
-    }
-
-    private func drain() {
-        while let frame = next() {
-            do {
-                try writer.write(frame)
-                condition.lock()
-                figures.written += 1
-                condition.unlock()
-            } catch {
-                condition.lock()
-                let line = "video \(path) stopped after \(figures.written) frames: \(error)"
-                figures.failure = line
-                notices.append(line)
-                queue.removeAll()
-                condition.unlock()
-                break
-            }
-        }
-        writer.close()
-        condition.lock()
-        stopped = true
-        condition.broadcast()
-        condition.unlock()
-    }
-
-    /// The next frame to write; nil once finishing and the queue is empty.
-    private func next() -> Frame? {
-        condition.lock()
-        defer { condition.unlock() }
-        while queue.isEmpty && !finishing { condition.wait() }
-        guard !queue.isEmpty else { return nil }
-        condition.broadcast()  // room for a submitter waiting on a full queue
-        return queue.removeFirst()
-    }
+    public func finish() -> Figures { sink.finish() }
 }

@@ -43,7 +43,7 @@ struct FrameRecorder {
             }
         }
         if let path = configuration.tracePath {
-            do { traceFile = try TraceFile(path: path) } catch {
+            do { traceFile = try TraceFile(path: path, waitsWhenFull: rig.timing == .lockStep) } catch {
                 throw SessionError(
                     "cannot write the trace to \(path): \(error) (check that its folder exists and is writable)")
             }
@@ -63,16 +63,17 @@ struct FrameRecorder {
             subjects: p.subjects.map { ($0.id, $0.rect.x, $0.rect.y, $0.rect.width, $0.rect.height) })
         if configuration.keepFrameRecords { summary.trace.append(row) }
         if let traceFile {
-            do { try traceFile.append(row) } catch { stopTrace(error, summary: &summary) }
+            traceFile.append(row)
+            // Losing the trace must not stop the tracking either: said once (its notice), and the run goes on.
+            if let failure = traceFile.failure { stopTrace(failure, summary: &summary) }
         }
     }
 
-    /// Losing the trace must not stop the tracking either: said once, and the run goes on.
-    private mutating func stopTrace(_ error: Errno, summary: inout SessionSummary) {
-        summary.traceError =
-            "trace stopped at frame \(summary.frames): \(error) (the disk is full or the file cannot be written)"
-        notices.append(summary.traceError!)
-        try? traceFile?.close()
+    private mutating func stopTrace(_ failure: String, summary: inout SessionSummary) {
+        summary.traceError = failure
+        notices += traceFile?.takeNotices() ?? []
+        traceFile?.close(timeout: 0)
+        summary.traceRowsDropped = traceFile?.rowsDropped ?? 0
         traceFile = nil
     }
 
@@ -157,14 +158,16 @@ struct FrameRecorder {
     /// What the sinks have to say since last asked: a disk that fell behind, a sink that stopped.
     mutating func takeNotices() -> [String] {
         defer { notices.removeAll() }
-        return notices + (video?.takeNotices() ?? [])
+        return notices + (video?.takeNotices() ?? []) + (traceFile?.takeNotices() ?? [])
     }
 
     /// Ends the sinks at the end of a run: the queued frames and the trace's last rows go out, or
     /// the summary says why not.
     mutating func finish(summary: inout SessionSummary) {
         if let traceFile {
-            do { try traceFile.close() } catch { stopTrace(error, summary: &summary) }
+            // A disk that takes nothing for 2 s more loses the rows still queued, counted.
+            if let failure = traceFile.close(timeout: 2) { summary.traceError = summary.traceError ?? failure }
+            summary.traceRowsDropped = traceFile.rowsDropped
         }
         if let figures = video?.finish() {
             summary.outputVideoError = figures.failure ?? summary.outputVideoError
@@ -176,7 +179,7 @@ struct FrameRecorder {
     mutating func close() {
         video?.finish()
         video = nil
-        try? traceFile?.close()
+        traceFile?.close(timeout: 0)
         traceFile = nil
     }
 }

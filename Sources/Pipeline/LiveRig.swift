@@ -75,7 +75,7 @@ extension Rig {
         // always stay with the driver.
         request.bufferCount = 6
         // Video out shows every frame the camera sends, so nothing is thinned while it is on.
-        if configuration.videoOut == nil { request.deliveredRate = configuration.perceptionRate }
+        if configuration.videoOut == nil { request.deliveredRate = configuration.profile.perceptionRate }
         return request
     }
 

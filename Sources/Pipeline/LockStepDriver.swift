@@ -16,7 +16,7 @@ struct LockStepDriver {
         let wallClock = SystemMonotonicClock()
         let wallStart = wallClock.now
         // A thinned source's frames come at its rate: control runs until the next of them.
-        let period = 1 / max(min(rig.nominalFrameRate, configuration.perceptionRate ?? .infinity), 1)
+        let period = 1 / max(min(rig.nominalFrameRate, configuration.profile.perceptionRate ?? .infinity), 1)
         var accounting = FrameAccounting()
         var last = MonotonicInstant.zero
         pipeline.haltOnStop(stop, runStart: wallStart)

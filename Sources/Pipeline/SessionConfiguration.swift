@@ -102,8 +102,6 @@ public struct SessionConfiguration: Sendable {
     public var openCVThreads: Int?
     /// What the computer can carry: perception rate, detector schedule, threads.
     public var profile = ComputerProfile.desktop
-    /// Frames a second the perception takes (the profile's unless set).
-    public var perceptionRate: Double? { profile.perceptionRate }
     /// Follow speakers by ear: a scene's recording (`audioFile`) or, for generated scenes with
     /// speech, audio synthesized for them. Off = framing by vision alone.
     public var useAudio = true

@@ -18,6 +18,8 @@ public struct SessionSummary: Sendable {
     public var detectorFailures = 0
     /// Frames on which the body detector was asked to run.
     public var bodyRuns = 0
+    /// Trace rows dropped because the disk fell behind (or lost when the trace stopped).
+    public var traceRowsDropped = 0
     public var detectorName = ""
     public var trackCalls = 0
     public var rateContractErrors = 0
@@ -129,7 +131,8 @@ public struct SessionSummary: Sendable {
         if let traceError {
             lines.append(traceError)
         } else if let tracePath {
-            lines.append("trace: \(tracePath)")
+            let dropped = traceRowsDropped > 0 ? " (\(traceRowsDropped) rows dropped: the disk fell behind)" : ""
+            lines.append("trace: \(tracePath)" + dropped)
         }
         return lines.joined(separator: "\n")
     }

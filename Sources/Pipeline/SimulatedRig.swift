@@ -42,7 +42,7 @@ extension Rig {
             world: world, scene: scene, virtualCamera: virtualCamera, gimbal: gimbal, camera: camera,
             pacing: timing == .realTime ? mediaClock : nil, cancellation: cancelled)
         let source = SourceHandOver(
-            configuration.perceptionRate.map { ThinnedSource(rendered, rate: $0) } ?? rendered)
+            configuration.profile.perceptionRate.map { ThinnedSource(rendered, rate: $0) } ?? rendered)
         let fromSource =
             scene.map { $0.configuration.loops ? nil : $0.frameCount } ?? (world as? VideoFileSource)?.frameCount
         let totalFrames = [fromSource, configuration.maximumFrames].compactMap { $0 }.min()

@@ -186,8 +186,40 @@ import Testing
         let (summary, lines) = try runLogging(c)
         #expect(summary.frames == 75 && summary.finalCommand == Vector3D())
         let error = try #require(summary.traceError)
-        #expect(error.hasPrefix("trace stopped at frame ") && error.contains("No space left on device"), "\(error)")
+        #expect(error.hasPrefix("trace /dev/full stopped: ") && error.contains("No space left on device"), "\(error)")
         #expect(lines == [error] && summary.report().contains(error))
+    }
+
+    /// A trace disk that takes nothing (a FIFO nobody reads, its buffer one page) under a live
+    /// run: the frame path never waits for it, the rows it cannot take are dropped and counted,
+    /// said once, and the run ends on time.
+    @Test func aStalledTraceDiskHoldsUpNoFrame() throws {
+        // The trace's last write is given up on while it waits: when the reader goes, it fails
+        // (as in dockd, which ignores SIGPIPE) instead of killing the tests.
+        signal(SIGPIPE, SIG_IGN)
+        let path = Fixtures.temporaryDirectory("stalled-trace") + "/trace.fifo"
+        unlink(path)
+        #expect(mkfifo(path, 0o600) == 0)
+        let reader = open(path, O_RDONLY | O_NONBLOCK)
+        defer { close(reader) }
+        // F_SETPIPE_SZ (1031): a one-page pipe.
+        #expect(fcntl(reader, 1031, 4096) >= 4096)
+        var c = configuration
+        c.maximumFrames = nil
+        c.realTime = true
+        c.scene.loops = true
+        c.maximumDuration = 12
+        c.keepFrameRecords = false
+        c.tracePath = path
+        let start = Date()
+        let (summary, lines) = try runLogging(c)
+        // 12 s of frames, the last rows given up to 2 s at the end.
+        #expect(Date().timeIntervalSince(start) < 12 + 2 + 5)
+        #expect(summary.traceError == nil && summary.traceRowsDropped > 0)
+        #expect(lines.filter { $0.contains("not keeping up") }.count == 1, "\(lines)")
+        let accounting = summary.accounting
+        #expect(Double(accounting.processed) >= 0.9 * Double(accounting.produced), "\(accounting.report)")
+        #expect(summary.report().contains("rows dropped: the disk fell behind"))
     }
 
     /// The trace streamed to its file is the one the benchmark keeps in memory, row for row.

@@ -39,8 +39,8 @@ import Testing
                 && o.configuration.tracePath == "t.csv")
         #expect(!c.realTime && c.maximumDuration == 3 && c.maximumFrames == 9 && o.quiet && c.openCVThreads == 1)
         #expect(abs(c.gimbalModel.latency - 0.08) < 1e-12 && c.mediaDirectory == "/media")
-        #expect(c.profile == .small && c.perceptionRate == 15)
-        #expect(try DockdOptions.parse([]).configuration.perceptionRate == nil)
+        #expect(c.profile == .small && c.profile.perceptionRate == 15)
+        #expect(try DockdOptions.parse([]).configuration.profile.perceptionRate == nil)
     }
 
     @Test(arguments: [

@@ -56,8 +56,11 @@ public final class StopFlag: Sendable {
     /// Routes SIGINT and SIGTERM to this flag. The two signals are blocked in every thread and
     /// taken by one thread of their own with sigwait, so none is lost between start-up and the
     /// handler being ready, and none runs code inside a signal handler. Call it first thing in
-    /// main, before other threads exist (they inherit the mask).
+    /// main, before other threads exist (they inherit the mask). SIGPIPE is ignored: a trace
+    /// or video written to a pipe whose reader went away fails its write and stops that sink,
+    /// rather than killing the service.
     public func installSignalHandlers() {
+        signal(SIGPIPE, SIG_IGN)
         var signals = sigset_t()
         sigemptyset(&signals)
         sigaddset(&signals, SIGINT)
