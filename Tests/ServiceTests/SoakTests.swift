@@ -64,7 +64,10 @@ import Testing
         ])
         soak.configuration.scene.duration = 2
         let result = try soak.run { _ in }
-        #expect(SoakCommand.outputFailures(result).isEmpty, "\(SoakCommand.outputFailures(result))")
+        // Descriptors and threads are the whole process's: here other suites run beside this one,
+        // so only the clients' and video out's failures are judged (`pilingDescriptors…` checks the rest).
+        let failures = SoakCommand.outputFailures(result).filter { !$0.contains(" rose from ") }
+        #expect(failures.isEmpty, "\(failures)")
         let clients = try #require(result.clients)
         // 15 s: the preview at up to 10 a second, the clean frames at 15, an event per frame.
         #expect(clients.previewParts >= 30 && clients.previewParts <= 160)
