@@ -74,9 +74,12 @@ import Testing
         #expect(clients.frameParts >= 45 && clients.frameParts <= 235)
         #expect(clients.trackingEvents >= result.summary.frames / 2)
         #expect(clients.metricsScrapes >= 10)
-        // Every frame shown went to the virtual camera; the client that stopped reading held no
-        // more than its queue and its socket, whatever it missed is counted, and said at most once.
-        #expect(result.videoOutWrites == result.summary.accounting.produced)
+        // Video out keeps the newest frame (a slow build writes fewer): each frame was written
+        // or replaced, none failed. The client that stopped reading held no more than its queue
+        // and its socket, whatever it missed is counted, and said at most once.
+        let (written, replaced, failed) = try #require(result.summary.videoOutFrames)
+        #expect(written == result.videoOutWrites && written > 0 && failed == 0)
+        #expect(written + replaced >= result.summary.frames)
         #expect(clients.notices.count <= 1 && (clients.notices.isEmpty == (clients.eventsDroppedInMetrics == 0)))
         #expect(FileManager.default.fileExists(atPath: folder + "/annotated.avi"))
         #expect(!FileManager.default.fileExists(atPath: folder + "/control.sock"), "the server's socket is removed")
