@@ -3,14 +3,15 @@
 /// anyway (a simulated camera, a recording); a camera thins before decoding instead.
 public final class ThinnedSource: FrameSource {
     private let inner: any FrameSource
-    public let rate: Double
-    private var lastDelivered: MonotonicInstant?
+    private var thinner: FrameThinner
     private var thinned = 0
 
     public init(_ inner: any FrameSource, rate: Double) {
         self.inner = inner
-        self.rate = rate
+        thinner = FrameThinner(rate: rate)
     }
+
+    public var rate: Double { thinner.rate }
 
     public var summary: String { inner.summary }
     public var size: PixelSize { inner.size }
@@ -23,16 +24,11 @@ public final class ThinnedSource: FrameSource {
         return counts
     }
 
-    /// As a camera thins: a frame less than three quarters of the interval after the last one
-    /// delivered is let go, so 30 fps thinned to 15 keeps every other frame whatever the jitter.
+    /// As a camera thins (`FrameThinner`).
     public func nextFrame() throws(FrameSourceError) -> Frame? {
         while let frame = try inner.nextFrame() {
-            if let last = lastDelivered, frame.stamp.time.seconds(since: last) < 0.75 / rate {
-                thinned += 1
-                continue
-            }
-            lastDelivered = frame.stamp.time
-            return frame
+            if thinner.takes(frame.stamp.time) { return frame }
+            thinned += 1
         }
         return nil
     }

@@ -66,8 +66,8 @@ public final class V4L2Camera: FrameSource {
     private var streaming = false
     private var closed = false
     private var lastSequence: UInt32?
-    /// When the last frame delivered was captured (for `CaptureRequest.deliveredRate`).
-    private var lastDelivered: MonotonicInstant?
+    /// Which frames `CaptureRequest.deliveredRate` lets through.
+    private var thinner: FrameThinner?
 
     public init(
         path: String, request: CaptureRequest = CaptureRequest(),
@@ -76,6 +76,7 @@ public final class V4L2Camera: FrameSource {
     ) throws(CaptureError) {
         self.path = path
         self.request = request
+        thinner = request.deliveredRate.flatMap { $0 > 0 ? FrameThinner(rate: $0) : nil }
         self.clock = clock
         let device = try V4L2Device(path: path, system: system)
         self.device = device
@@ -205,7 +206,7 @@ public final class V4L2Camera: FrameSource {
             }
             guard var buffer = try dequeueNewest() else { continue }
             let stamp = FrameStamp(sequence: UInt64(buffer.sequence), time: timestamp(of: buffer))
-            if thins(at: stamp.time) {
+            if thinner?.takes(stamp.time) == false {
                 requeue(&buffer)
                 counters.thinned += 1
                 continue
@@ -220,16 +221,6 @@ public final class V4L2Camera: FrameSource {
             counters.delivered += 1
             return frame
         }
-    }
-
-    /// Whether a frame captured at `time` comes too soon after the last one delivered for the
-    /// rate asked. Three quarters of the interval is enough, so a camera's jitter never thins
-    /// two frames in a row where one was meant (30 fps thinned to 15 keeps every other frame).
-    private func thins(at time: MonotonicInstant) -> Bool {
-        guard let rate = request.deliveredRate, rate > 0 else { return false }
-        if let last = lastDelivered, time.seconds(since: last) < 0.75 / rate { return true }
-        lastDelivered = time
-        return false
     }
 
     /// Takes every filled buffer off the queue and keeps the newest good one; the others go
