@@ -15,7 +15,9 @@ public final class TraceFile {
     public private(set) var rowsDropped = 0
     private var pending: [UInt8] = []
     private var pendingRows = 0
-    private let sink: FileSinkThread<[UInt8]>
+    private let sink: FileSinkThread<Chunk>
+    /// Rows the disk has taken, counted on the writing thread.
+    private let rowsWritten = Protected(0)
     static let rowsPerWrite = 30
     /// Writes that may wait for the disk: about 8 s of rows.
     static let queuedWrites = 8
@@ -31,7 +33,10 @@ public final class TraceFile {
                 stopped: { _, error in
                     "trace \(path) stopped: \(error) (the disk is full or the file cannot be written)"
                 }),
-            write: { (chunk: [UInt8]) throws(Errno) in try descriptor.writeAll(chunk) },
+            write: { [rowsWritten] (chunk: Chunk) throws(Errno) in
+                try descriptor.writeAll(chunk.bytes)
+                rowsWritten.withLock { $0 += chunk.rows }
+            },
             close: { descriptor.close() })
         pending.append(contentsOf: (TraceRow.csvHeader + "\n").utf8)
     }
@@ -56,19 +61,21 @@ public final class TraceFile {
     public func close(timeout: Double = 5) -> String? {
         handOver()
         let figures = sink.finish(timeout: timeout)
-        rowsDropped += max(0, figures.dropped - droppedWrites) * Self.rowsPerWrite
+        // Whatever did not reach the disk: dropped when it fell behind, lost when it stopped,
+        // or still queued when the timeout left it behind.
+        rowsDropped = rowsAppended - rowsWritten.withLock { $0 }
         return figures.failure
     }
 
-    /// Writes dropped so far, whose rows are already counted.
-    private var droppedWrites = 0
+    /// A second's rows, handed over as one write.
+    struct Chunk: Sendable {
+        var bytes: [UInt8]
+        var rows: Int
+    }
 
     private func handOver() {
         guard !pending.isEmpty else { return }
-        if !sink.submit(pending) {
-            rowsDropped += pendingRows
-            droppedWrites += 1
-        }
+        if !sink.submit(Chunk(bytes: pending, rows: pendingRows)) { rowsDropped += pendingRows }
         pending = []
         pendingRows = 0
     }

@@ -10,6 +10,8 @@ public final class FileSinkThread<Item: Sendable>: @unchecked Sendable {
         public var written = 0
         /// Items dropped because the queue was full.
         public var dropped = 0
+        /// Items lost when a write failed: the one that failed and those still queued.
+        public var lost = 0
         /// Why the file stopped early, when it did.
         public var failure: String?
     }
@@ -122,6 +124,7 @@ public final class FileSinkThread<Item: Sendable>: @unchecked Sendable {
                 let line = wording.stopped(figures.written, "\(error)")
                 figures.failure = line
                 notices.append(line)
+                figures.lost = 1 + queue.count
                 queue.removeAll()
                 condition.unlock()
                 break
