@@ -198,7 +198,7 @@ public struct BenchReport: Sendable {
         lines.append(
             "Figures: centring error is the angle between the true face centre and the framing point, after acquisition, "
                 + "in frames with the face in view; \"never\" = a step never settled or a hidden person was never chosen again; "
-                + "\"-\" = the scene cannot show it. See README, section Benchmark.")
+                + "\"-\" = the scene cannot show it. See docs/benchmark.md, \"The figures\".")
         return lines.joined(separator: "\n") + "\n"
     }
 

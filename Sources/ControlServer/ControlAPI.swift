@@ -92,7 +92,7 @@ public final class ControlAPI: Sendable {
         guard !known.isEmpty else {
             return .error(
                 404,
-                "no such resource \(request.path); the paths are in the README's control API table, e.g. GET /v1/status"
+                "no such resource \(request.path); the paths are in docs/control-api.md, e.g. GET /v1/status"
             )
         }
         let method = request.method == "PUT" ? "POST" : request.method
@@ -241,14 +241,14 @@ public final class ControlAPI: Sendable {
             guard let enabled = try fields.bool("enabled") else {
                 throw RequestError(400, "\(path) needs {\"enabled\": true|false}")
             }
-            try fields.finish(help: "the README's control API table")
+            try fields.finish(help: "docs/control-api.md")
             setSystemTracking(enabled)
             return ["systemTracking": enabled]
         case "/v1/framing":
             guard let name = try fields.string("mode"), let mode = ControlJSON.framingModes[name] else {
                 throw RequestError(400, "\(path) needs {\"mode\": \"automatic\"|\"center\"|\"left\"|\"right\"}")
             }
-            try fields.finish(help: "the README's control API table")
+            try fields.finish(help: "docs/control-api.md")
             accessory.applyFramingMode(mode)
             return ["framingMode": name]
         case "/v1/region":
@@ -256,7 +256,7 @@ public final class ControlAPI: Sendable {
             let y = try fields.number("y", in: -1e9...1e9)
             let w = try fields.number("width", in: -1e9...1e9)
             let h = try fields.number("height", in: -1e9...1e9)
-            try fields.finish(help: "the README's control API table")
+            try fields.finish(help: "docs/control-api.md")
             guard let x, let y, let w, let h else {
                 throw RequestError(
                     400,
@@ -273,7 +273,7 @@ public final class ControlAPI: Sendable {
             return try select(fields, path: path)
         case "/v1/velocity":
             let v = try vector(fields, limit: 100)
-            try fields.finish(help: "the README's control API table")
+            try fields.finish(help: "docs/control-api.md")
             try accessory.applyAngularVelocity(v)
             return ["velocity": ControlJSON.vector(v)]
         case "/v1/limits":
@@ -289,7 +289,7 @@ public final class ControlAPI: Sendable {
         let v = try vector(fields, limit: 100)
         let duration = try fields.number("duration", in: 0...60) ?? 1
         let relative = try fields.bool("relative") ?? false
-        try fields.finish(help: "the README's control API table")
+        try fields.finish(help: "docs/control-api.md")
         let progress = try accessory.startOrientation(v, seconds: duration, relative: relative)
         return (progress, ["orientation": ControlJSON.vector(v), "duration": duration, "relative": relative])
     }
@@ -305,7 +305,7 @@ public final class ControlAPI: Sendable {
         guard let name = try fields.string("name"), let preset = Preset(rawValue: name) else {
             throw RequestError(400, "/v1/preset needs {\"name\": \"home\"|\"privacy\"}")
         }
-        try fields.finish(help: "the README's control API table")
+        try fields.finish(help: "docs/control-api.md")
         setSystemTracking(false)
         _ = try accessory.goToPreset(preset)
         return ["preset": name, "orientation": ControlJSON.vector(accessory.pose(of: preset)), "systemTracking": false]
@@ -315,14 +315,14 @@ public final class ControlAPI: Sendable {
         guard let name = try fields.string("motion"), let motion = ControlJSON.animations[name] else {
             throw RequestError(400, "/v1/animate needs {\"motion\": \"yes\"|\"no\"|\"wakeup\"|\"kapow\"}")
         }
-        try fields.finish(help: "the README's control API table")
+        try fields.finish(help: "docs/control-api.md")
         return motion
     }
 
     /// `/v1/select`: lock onto subjects by id, or onto whoever is at a point.
     private func select(_ fields: JSONFields, path: String) throws -> [String: Any] {
         if let ids = try fields.array("ids") {
-            try fields.finish(help: "the README's control API table")
+            try fields.finish(help: "docs/control-api.md")
             var uuids: [UUID] = []
             for id in ids {
                 guard let text = id as? String, let uuid = UUID(uuidString: text) else {
@@ -336,7 +336,7 @@ public final class ControlAPI: Sendable {
         }
         let x = try fields.number("x", in: -1e9...1e9)
         let y = try fields.number("y", in: -1e9...1e9)
-        try fields.finish(help: "the README's control API table")
+        try fields.finish(help: "docs/control-api.md")
         guard let x, let y else {
             throw RequestError(400, "\(path) needs {\"x\", \"y\"} (0…1, origin lower left) or {\"ids\": [...]}")
         }
@@ -352,7 +352,7 @@ public final class ControlAPI: Sendable {
             let low = try spec.number("min", in: -100...100)
             let high = try spec.number("max", in: -100...100)
             let speed = try spec.number("maximumSpeed", in: 0...1000)
-            try spec.finish(help: "the README's control API table")
+            try spec.finish(help: "docs/control-api.md")
             guard let low, let high, let speed else {
                 throw RequestError(400, "\(axis) needs {\"min\", \"max\", \"maximumSpeed\"} (radians, rad/s)")
             }
@@ -364,7 +364,7 @@ public final class ControlAPI: Sendable {
             default: limits.roll = limit
             }
         }
-        try fields.finish(help: "the README's control API table")
+        try fields.finish(help: "docs/control-api.md")
         try accessory.setLimits(limits)
         return ControlJSON.limits(accessory.limits)
     }
@@ -395,7 +395,7 @@ public final class ControlAPI: Sendable {
             )
         case .notConnected: (503, "the motor device is not answering; check its cable and power")
         case .notSupportedByDevice: (422, "the device has no such axis; see GET /v1/limits")
-        case .invalidParameter: (422, "a value is out of range or not finite; see the README's control API table")
+        case .invalidParameter: (422, "a value is out of range or not finite; see docs/control-api.md")
         case .noSubjectFound: (422, "no tracked subject there; see the subjects in GET /v1/status")
         case .frameRateTooHigh:
             path == "the session's track"

@@ -59,7 +59,7 @@ final class DockKitSessionServer {
         let op = (try? fields.string("op")).flatMap { $0 }
         do {
             guard let op else {
-                throw ControlAPI.RequestError(400, "every request needs \"op\"; see the README's DockKit session table")
+                throw ControlAPI.RequestError(400, "every request needs \"op\"; see docs/dockkit.md, \"The session\"")
             }
             var reply = try perform(op, fields, id: id)
             reply["id"] = id

@@ -2,7 +2,7 @@ import DockCore
 import Foundation
 
 /// dockd's configuration file: a JSON object of sections, each key the counterpart of one
-/// command-line option (README, "Configuration file"). It is read strictly (unknown keys,
+/// command-line option (docs/configuration.md). It is read strictly (unknown keys,
 /// wrong types and bad values are refused with the key's path) and becomes the options it
 /// stands for, so one parser checks both the file and the command line.
 public enum DockdConfigFile {
@@ -85,9 +85,9 @@ public enum DockdConfigFile {
                     }
                     out.append(Setting(keyPath: keyPath, tokens: tokens))
                 }
-                try fields.finish(help: "README, Configuration file")
+                try fields.finish(help: "docs/configuration.md")
             }
-            try root.finish(help: "README, Configuration file")
+            try root.finish(help: "docs/configuration.md")
         } catch {
             throw UsageError(error.description)
         }

@@ -1,8 +1,9 @@
 import DockCore
+import Foundation
 
 /// One of dockd's options: its name, the value it takes, its help, its key in the
 /// configuration file and what it does. `DockdOption.all` is the one table dockd's parser, the
-/// configuration file, `dockd --help` and the README's configuration table are made from.
+/// configuration file, `dockd --help` and the configuration reference are made from.
 struct DockdOption: Sendable {
     /// A group in `--help`.
     enum Group: String, CaseIterable, Sendable {
@@ -11,7 +12,7 @@ struct DockdOption: Sendable {
         case pipeline = "Pipeline"
         case speakers = "Speakers"
         case videoOut = "Video out (other programs read the tracked camera)"
-        case control = "Control API (README, \"Control API\")"
+        case control = "Control API (docs/control-api.md)"
         case run = "Run"
     }
 
@@ -21,7 +22,7 @@ struct DockdOption: Sendable {
         let section: String
         let name: String
         let kind: DockdConfigFile.Kind
-        /// The README table's description.
+        /// The configuration reference's description of the key's value.
         let summary: String
         var path: String { section + "." + name }
     }
@@ -93,14 +94,27 @@ struct DockdOption: Sendable {
         return lines.joined(separator: "\n")
     }
 
-    /// The README's configuration table: one row a key.
-    static var configurationTable: String {
-        var rows = ["| key | option | value |", "|---|---|---|"]
-        for option in all {
-            guard let key = option.key else { continue }
-            rows.append("| `\(key.path)` | `\(option.name)` | \(key.summary) |")
+    /// The configuration reference (`dockd --reference`, docs/configuration.md after its
+    /// introduction): a table a group, one row an option, with its key in the file.
+    static var reference: String {
+        func cell(_ text: String) -> String { text.replacingOccurrences(of: "|", with: "\\|") }
+        var text = "\n`--config FILE` reads these settings from a JSON file; options on the command line override it.\n"
+        for group in Group.allCases {
+            text += "\n### \(group.rawValue)\n\n| option | key in the file | what it does |\n|---|---|---|\n"
+            for option in all where option.group == group {
+                let names = ([option.name] + option.aliases).map { name in
+                    "`" + cell(name + (option.value.map { " " + $0 } ?? "")) + "`"
+                }
+                // A line with a column of its own (a device kind, then what it is) keeps it apart.
+                let help = option.help.map {
+                    $0.trimmingCharacters(in: .whitespaces).replacingOccurrences(
+                        of: " {2,}", with: " — ", options: .regularExpression)
+                }.joined(separator: " ")
+                let key = option.key.map { "`\($0.path)`: \(cell($0.summary))" } ?? "—"
+                text += "| \(names.joined(separator: ", ")) | \(key) | \(cell(help)) |\n"
+            }
         }
-        return rows.joined(separator: "\n")
+        return text
     }
 }
 

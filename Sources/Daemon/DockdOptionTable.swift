@@ -505,5 +505,9 @@ extension DockdOption {
             "--help", .run, aliases: ["-h"],
             help: ["this text"]
         ) { o, _ in o.showHelp = true },
+        DockdOption(
+            "--reference", .run,
+            help: ["every option and configuration key as Markdown (docs/configuration.md)"]
+        ) { o, _ in o.showReference = true },
     ]
 }

@@ -17,6 +17,8 @@ public struct DockdOptions: Sendable {
     }()
     public var quiet = false
     public var showHelp = false
+    /// Print the configuration reference (`--reference`) instead of running.
+    public var showReference = false
     /// The control API's Unix socket; nil = no control API (`--no-control`).
     public var controlSocket: String? = DockdOptions.defaultControlSocket
     /// Also serve the control API on TCP here (`--http`).
@@ -36,7 +38,7 @@ public struct DockdOptions: Sendable {
 
             Usage: dockd [--config FILE] [--demo | --source FILE | --camera DEVICE] [options]
 
-              --config FILE           settings from a JSON file (README, "Configuration file"); options
+              --config FILE           settings from a JSON file (docs/configuration.md); options
                                       on the command line override it
 
             """
@@ -49,6 +51,9 @@ public struct DockdOptions: Sendable {
             64 usage error.
             """
     }
+
+    /// Every option and configuration key as Markdown: docs/configuration.md's tables.
+    public static var reference: String { DockdOption.reference }
 
     public init() {}
 

@@ -58,13 +58,13 @@ package enum TrackMessage {
                     throw o.error("rect", "is [x, y, width, height], unit coordinates, origin lower left")
                 }
                 let yaw = try o.number("faceYaw", in: -Double.pi...Double.pi)
-                try o.finish(help: "the README's DockKit session table")
+                try o.finish(help: "docs/dockkit.md, \"The session\"")
                 return DockAccessory.Observation(
                     identifier: identifier, type: type,
                     rect: CGRect(x: rect[0], y: rect[1], width: rect[2], height: rect[3]),
                     faceYawAngle: yaw.map { Measurement(value: $0, unit: .radians) })
             } ?? []
-        try fields.finish(help: "the README's DockKit session table")
+        try fields.finish(help: "docs/dockkit.md, \"The session\"")
         return (observations, camera, age)
     }
 
@@ -82,7 +82,7 @@ package enum TrackMessage {
             }
             intrinsics = CameraIntrinsics(fx: k[0], fy: k[1], cx: k[2], cy: k[3])
         }
-        try fields.finish(help: "the README's DockKit session table")
+        try fields.finish(help: "docs/dockkit.md, \"The session\"")
         return DockAccessory.CameraInformation(
             captureDevice: nil, cameraPosition: .unspecified, orientation: orientation, cameraIntrinsics: intrinsics,
             referenceDimensions: width.flatMap { w in height.map { CGSize(width: w, height: $0) } })

@@ -27,6 +27,10 @@ if options.showHelp {
     print(DockdOptions.help)
     exit(0)
 }
+if options.showReference {
+    print(DockdOptions.reference, terminator: "")
+    exit(0)
+}
 
 let events = EventLog(format: options.logFormat)
 

@@ -61,15 +61,24 @@ import Testing
         #expect(c.useAudio && c.realTime)
     }
 
-    /// The README's table of keys is the option table's, and every key in it stands for an
-    /// option dockd takes.
-    @Test func theReadmeTableIsTheOptionTable() throws {
-        let readme = try String(contentsOfFile: Fixtures.repositoryRoot + "/README.md", encoding: .utf8)
-        #expect(
-            readme.contains(DockdOption.configurationTable),
-            "README, Configuration file, should read:\n\(DockdOption.configurationTable)")
+    /// docs/configuration.md ends with the reference the option table makes, every option
+    /// `dockd --help` names is in it, and every key in it stands for an option dockd takes.
+    @Test func theConfigurationReferenceIsTheOptionTable() throws {
+        let page = try String(contentsOfFile: Fixtures.repositoryRoot + "/docs/configuration.md", encoding: .utf8)
+        let marker = "<!-- The tables below are `dockd --reference`; Scripts/docs writes them. -->\n"
+        let generated = try #require(page.range(of: marker).map { String(page[$0.upperBound...]) })
+        #expect(generated == DockdOptions.reference, "docs/configuration.md is out of date: run Scripts/docs")
+        let helpOptions = DockdOptions.help.split(whereSeparator: \.isWhitespace).map {
+            $0.trimmingCharacters(in: .punctuationCharacters.subtracting(["-"]))
+        }
+        .filter { $0.hasPrefix("--") && $0.count > 2 }
+        #expect(helpOptions.count > 60)
+        for option in Set(helpOptions) {
+            #expect(generated.contains("`\(option)"), "\(option) is not in the reference")
+        }
         let keys = DockdConfigFile.sections.flatMap { section in section.keys.map { section.name + "." + $0.key.name } }
         #expect(Set(keys).count == keys.count && keys.count == DockdOption.all.filter { $0.key != nil }.count)
+        for key in keys { #expect(generated.contains("`\(key)`"), "\(key) is not in the reference") }
         for (_, keys) in DockdConfigFile.sections {
             for (_, option) in keys { #expect(DockdOption.byName[option] != nil, "\(option)") }
         }
@@ -86,7 +95,7 @@ import Testing
 
     @Test(arguments: [
         (#"{"tracking": {"rate_hz": 45}}"#, "tracking.rate_hz: --rate must be between 10 and 30, got 45"),
-        (#"{"tracking": {"rate": 20}}"#, "tracking.rate: unknown key (misspelt? see README, Configuration file)"),
+        (#"{"tracking": {"rate": 20}}"#, "tracking.rate: unknown key (misspelt? see docs/configuration.md)"),
         (#"{"trackin": {}}"#, "trackin: unknown key"),
         (#"{"tracking": {"rate_hz": "fast"}}"#, "tracking.rate_hz: --rate expects a number, got 'fast'"),
         (#"{"tracking": {"region": [0.6, 0, 0.5, 1]}}"#, "tracking.region: --region expects X,Y,W,H"),
