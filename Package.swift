@@ -66,24 +66,28 @@ let package = Package(
         .target(
             name: "ControlServer",
             dependencies: ["CMicroHTTPD", "ControlClient", "DockCore", "DockKit", "Imaging", "Motion", "Pipeline"]),
+        // dockd's options and configuration file: the one place options become a session's
+        // configuration, for dockd and the benchmarks alike.
         .target(
-            name: "Daemon",
+            name: "Options",
             dependencies: [
                 "Audio", "CameraOutputs", "Control", "ControlClient", "DockCore", "DockKit", "Motion", "Perception",
                 "Pipeline",
             ]),
+        // What only the daemon does: its log, its status line, systemd's protocol.
+        .target(name: "Daemon", dependencies: ["DockCore", "Options", "Pipeline"]),
         // Cameras in software, for the tests and the live benchmarks.
         .target(name: "CameraSimulation", dependencies: ["CV4L2", "Capture", "DockCore"]),
         .target(
             name: "Soak",
             dependencies: [
-                "Bench", "CameraOutputs", "ControlClient", "ControlServer", "Daemon", "DockCore", "DockKit", "Imaging",
+                "Bench", "CameraOutputs", "ControlClient", "ControlServer", "DockCore", "DockKit", "Imaging", "Options",
                 "Pipeline",
             ]),
         .target(
             name: "BenchRunner",
             dependencies: [
-                "Bench", "CameraOutputs", "CameraSimulation", "Capture", "Control", "Daemon", "DockCore", "Imaging",
+                "Bench", "CameraOutputs", "CameraSimulation", "Capture", "Control", "DockCore", "Imaging", "Options",
                 "Motion", "PeerBench",
                 "Perception",
                 "Pipeline", "Simulation",
@@ -98,7 +102,8 @@ let package = Package(
 
         // Executables
         .executableTarget(
-            name: "dockd", dependencies: ["Bench", "ControlServer", "Daemon", "DockCore", "DockKit", "Pipeline"]),
+            name: "dockd",
+            dependencies: ["Bench", "ControlServer", "Daemon", "DockCore", "DockKit", "Options", "Pipeline"]),
         // dockctl links no OpenCV: its tool verbs run in dockctl-tools, which it finds beside itself.
         .executableTarget(name: "dockctl", dependencies: ["ControlClient", "DockCore"]),
         .executableTarget(
@@ -123,10 +128,10 @@ let package = Package(
         .executableTarget(name: "fuzz-codecs", dependencies: ["Motion"], path: "Fuzz/codecs"),
         .executableTarget(name: "fuzz-jpeg", dependencies: ["Capture", "DockCore"], path: "Fuzz/jpeg"),
         .executableTarget(name: "fuzz-avi", dependencies: ["Capture"], path: "Fuzz/avi"),
-        .executableTarget(name: "fuzz-options", dependencies: ["Daemon", "Pipeline"], path: "Fuzz/options"),
+        .executableTarget(name: "fuzz-options", dependencies: ["Options", "Pipeline"], path: "Fuzz/options"),
         .executableTarget(name: "fuzz-files", dependencies: ["Bench"], path: "Fuzz/files"),
         .executableTarget(name: "fuzz-scenes", dependencies: ["BenchRunner"], path: "Fuzz/scenes"),
-        .executableTarget(name: "fuzz-config", dependencies: ["Daemon"], path: "Fuzz/config"),
+        .executableTarget(name: "fuzz-config", dependencies: ["Options"], path: "Fuzz/config"),
         .executableTarget(
             name: "fuzz-control", dependencies: ["ControlClient", "ControlServer", "DockKit", "Motion", "Pipeline"],
             path: "Fuzz/control"),
@@ -161,7 +166,7 @@ let package = Package(
             dependencies: [
                 "Audio", "Bench", "BenchRunner", "CameraOutputs", "CameraSimulation", "Capture", "Control",
                 "ControlClient",
-                "ControlServer", "CV4L2", "Daemon", "DetectionBench",
+                "ControlServer", "CV4L2", "Daemon", "DetectionBench", "Options",
                 "DockCore", "dockctl", "dockctl-tools",
                 "DockKit", "Imaging", "Motion", "PeerBench", "Perception", "Pipeline", "Simulation", "Soak",
                 "TestSupport",

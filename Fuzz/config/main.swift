@@ -1,8 +1,8 @@
+import Foundation
 // libFuzzer target for dockd's configuration file (build with Scripts/fuzz): any bytes must
 // become settings or be refused with a usage error naming the key, never crash; settings must
 // then parse as the options they stand for.
-import Daemon
-import Foundation
+import Options
 
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzConfig(_ data: UnsafePointer<UInt8>, _ size: Int) -> Int32 {

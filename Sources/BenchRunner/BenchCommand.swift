@@ -1,8 +1,8 @@
 import Bench
 import Control
-import Daemon
 import DockCore
 import Foundation
+import Options
 import Pipeline
 
 /// `dockctl bench`: the whole closed loop on the demo scene, as fast as the machine allows,

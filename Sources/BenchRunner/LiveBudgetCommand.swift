@@ -1,8 +1,8 @@
 import Bench
 import CameraSimulation
-import Daemon
 import DockCore
 import Foundation
+import Options
 import Perception
 import Pipeline
 

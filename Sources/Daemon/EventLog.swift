@@ -1,10 +1,11 @@
 import Foundation
+import Options
 
 /// dockd's log: one line per event on stderr, as text (`dockd: message`, the default) or as a
 /// JSON object with the event's name and fields (`--log-format json`), for journald and log
 /// shippers.
 public struct EventLog: Sendable {
-    public enum Format: String, Sendable { case text, json }
+    public typealias Format = LogFormat
     public let format: Format
     private let write: @Sendable (String) -> Void
 

@@ -1,9 +1,9 @@
 import Bench
 import CameraOutputs
-import Daemon
 import DockCore
 import Foundation
 import Imaging
+import Options
 import Pipeline
 
 /// `dockctl soak`: the demo scene looped at its own 30 fps for minutes, as a service runs,

@@ -4,6 +4,7 @@ import Daemon
 import DockCore
 import DockKit
 import Foundation
+import Options
 import Pipeline
 
 /// dockd: the tracking service. Exit status 0 done, 1 runtime error, 64 usage error.

@@ -6,8 +6,8 @@ import Testing
 
 @testable import ControlClient
 @testable import ControlServer
-@testable import Daemon
 @testable import DetectionBench
+@testable import Options
 @testable import Pipeline
 
 @Suite(.tags(.unit), .notInFastRuns) struct AccuracyCommandTests {

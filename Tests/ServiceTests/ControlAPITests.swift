@@ -8,7 +8,7 @@ import Testing
 @testable import BenchRunner
 @testable import ControlClient
 @testable import ControlServer
-@testable import Daemon
+@testable import Options
 @testable import Pipeline
 
 /// The demo running in real time with the control API on a Unix socket (and TCP with a token),

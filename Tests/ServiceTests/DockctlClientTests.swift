@@ -8,6 +8,7 @@ import Testing
 @testable import ControlServer
 @testable import Daemon
 @testable import DockKit
+@testable import Options
 @testable import Pipeline
 
 /// dockctl against a real dockd over its control socket, and SIGTERM with clients connected.

@@ -7,7 +7,7 @@ import Testing
 @testable import BenchRunner
 @testable import ControlClient
 @testable import ControlServer
-@testable import Daemon
+@testable import Options
 @testable import Pipeline
 
 @Suite(.tags(.process), .notInFastRuns) struct DockdConfigFileTests {

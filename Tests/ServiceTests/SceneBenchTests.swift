@@ -11,7 +11,7 @@ import Testing
 @testable import BenchRunner
 @testable import ControlClient
 @testable import ControlServer
-@testable import Daemon
+@testable import Options
 @testable import Pipeline
 
 /// `dockctl bench SCENE…`: repeatable figures, a complete report, and a Python peer that does the

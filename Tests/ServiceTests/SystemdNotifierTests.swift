@@ -7,6 +7,7 @@ import Testing
 @testable import ControlClient
 @testable import ControlServer
 @testable import Daemon
+@testable import Options
 @testable import Pipeline
 
 /// A stand-in for systemd's end of sd_notify: a Unix datagram socket that collects what it is sent.

@@ -499,7 +499,7 @@ extension DockdOption {
                 section: "run", name: "log_format", kind: .value,
                 summary: "`text` (default) or `json`: one JSON object per event")
         ) { o, v in
-            o.logFormat = try OptionValue.choice(v, EventLog.Format.self, or: "--log-format expects text or json")
+            o.logFormat = try OptionValue.choice(v, LogFormat.self, or: "--log-format expects text or json")
         },
         DockdOption(
             "--help", .run, aliases: ["-h"],

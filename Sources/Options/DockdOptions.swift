@@ -7,6 +7,9 @@ import Motion
 import Perception
 import Pipeline
 
+/// How dockd logs its events on stderr (`--log-format`).
+public enum LogFormat: String, Sendable { case text, json }
+
 /// dockd's command line.
 public struct DockdOptions: Sendable {
     /// The daemon keeps no record per frame in memory: the trace goes to its file as it comes.
@@ -28,7 +31,7 @@ public struct DockdOptions: Sendable {
     /// An input device whose keys become accessory events (`--buttons`).
     public var buttonsDevice: String?
     /// How events are logged on stderr (`--log-format`).
-    public var logFormat = EventLog.Format.text
+    public var logFormat = LogFormat.text
 
     public static var defaultControlSocket: String { ControlEndpoint.defaultSocketPath }
 
