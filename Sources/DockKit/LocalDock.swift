@@ -26,8 +26,8 @@ package final class LocalDock: Sendable {
     package let events = Broadcast<DockAccessory.AccessoryEvent>()
     package let batteries = Broadcast<DockAccessory.BatteryState>()
     private let clock: any MonotonicClock
-    /// Observations older than this never drive the motors (two frame periods at 30 fps, plus slack).
-    package let maximumObservationAge: Double
+    /// Observations older than this never drive the motors.
+    package let freshness: Freshness
 
     private struct State {
         var rateContract = TrackRateContract()
@@ -47,14 +47,14 @@ package final class LocalDock: Sendable {
 
     package init(
         name: String, backend: any MotorBackend, clock: any MonotonicClock = SystemMonotonicClock(),
-        controlLaw: any ControlLaw = FramingController(), maximumObservationAge: Double = 0.1,
+        controlLaw: any ControlLaw = FramingController(), freshness: Freshness = .observations,
         hardwareModel: String? = nil, firmwareVersion: String? = nil
     ) {
         identifier = DockAccessory.Identifier(name: name, category: .trackingStand, uuid: UUID())
         self.hardwareModel = hardwareModel
         self.firmwareVersion = firmwareVersion
         self.clock = clock
-        self.maximumObservationAge = maximumObservationAge
+        self.freshness = freshness
         motors = MotorController(backend: backend)
         director = MotionDirector(motors: motors)
         var initial = State(law: controlLaw)
@@ -99,7 +99,7 @@ package final class LocalDock: Sendable {
         at now: MonotonicInstant, searching: Bool = false
     ) throws(DockKitError) -> TrackOutcome {
         let motion = motors.backend.motionState(at: now)
-        let current = observations.filter { now.seconds(since: $0.stamp.time) <= maximumObservationAge }
+        let current = observations.filter { freshness.isFresh($0.stamp.time, at: now) }
         let framed = Self.union(current)
         let velocity = try state.withLock { state throws(DockKitError) -> Vector3D in
             try state.rateContract.record(now)
@@ -137,7 +137,7 @@ package final class LocalDock: Sendable {
         }
     }
 
-    /// Observations refused for being older than `maximumObservationAge`.
+    /// Observations refused for being older than `freshness` allows.
     package var staleObservationCount: Int { state.withLock { $0.staleObservations } }
 
     /// Tracking and motion states for listeners on threads of their own (the control API).

@@ -29,8 +29,8 @@ public struct TrackFeeder: Sendable {
     static let windows = 5...10
 
     public let rate: Double
-    /// Subjects last seen longer ago than this are not submitted.
-    public let freshness: Double
+    /// Subjects last seen longer ago than this allows are not submitted.
+    public let freshness: Freshness
     /// The last calls, oldest first (as many as DockKit's longest window).
     public private(set) var recentCalls: [MonotonicInstant] = []
     public var lastCall: MonotonicInstant? { recentCalls.last }
@@ -42,7 +42,7 @@ public struct TrackFeeder: Sendable {
         public var description: String { "track rate \(rate) Hz is outside DockKit's 10…30 Hz" }
     }
 
-    public init(rate: Double = 30, freshness: Double = 0.1) throws(RateOutOfRange) {
+    public init(rate: Double = 30, freshness: Freshness = .observations) throws(RateOutOfRange) {
         guard Self.allowedRates.contains(rate) else { throw RateOutOfRange(rate: rate) }
         self.rate = rate
         self.freshness = freshness
@@ -94,7 +94,7 @@ public struct TrackFeeder: Sendable {
 
     /// Several subjects framed together (a group): each one still fresh.
     public func observations(for subjects: [TrackedSubject], at now: MonotonicInstant) -> [Observation] {
-        subjects.filter { now.seconds(since: $0.lastStamp.time) <= freshness }.map { subject in
+        subjects.filter { freshness.isFresh($0.lastStamp.time, at: now) }.map { subject in
             Observation(
                 identifier: subject.id, kind: subject.kind, rect: subject.observedRect,
                 faceYaw: subject.faceYaw, confidence: subject.confidence, stamp: subject.lastStamp)

@@ -177,7 +177,7 @@ import Testing
     }
 
     @Test func staleSubjectIsNotSubmitted() throws {
-        let feeder = try TrackFeeder(rate: 30, freshness: 0.1)
+        let feeder = try TrackFeeder(rate: 30, freshness: Freshness(maximumAge: 0.1))
         let seen = FrameStamp(sequence: 1, time: MonotonicInstant(seconds: 1))
         let rect = NormalizedRect(x: 0.4, y: 0.4, width: 0.1, height: 0.1)
         let subject = TrackedSubject(
