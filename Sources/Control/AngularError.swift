@@ -19,4 +19,15 @@ public enum AngularError {
         let targetPitch = atan2(y, hypot(ray.x, z))
         return (yaw, targetPitch - pitch)
     }
+
+    /// The rotation from `aim` to `point`, two pixels of one picture: how far the head would
+    /// turn for the point to sit where the aim is (positive yaw: right of it; positive pitch:
+    /// below it). The centring error the dock reports, by the rule the control law steers by.
+    public static func between(
+        _ point: PixelPoint, _ aim: PixelPoint, intrinsics: CameraIntrinsics, pitch: Double = 0
+    ) -> (yaw: Double, pitch: Double) {
+        let toPoint = toCenter(point, intrinsics: intrinsics, pitch: pitch)
+        let toAim = toCenter(aim, intrinsics: intrinsics, pitch: pitch)
+        return (toPoint.yaw - toAim.yaw, toPoint.pitch - toAim.pitch)
+    }
 }

@@ -110,13 +110,10 @@ package final class LocalDock: Sendable {
             let aim = state.framing.aimPoint(for: framed)
             state.aim = framed == nil ? nil : aim
             state.centeringError = framed.map { rect in
-                let k = camera.intrinsics
-                let size = camera.referenceDimensions
-                // Positive yaw: the subject is right of the aim point; positive pitch: below it.
-                return (
-                    atan((rect.midX - aim.x) * Double(size.width) / k.fx),
-                    atan((aim.y - rect.midY) * Double(size.height) / k.fy)
-                )
+                let pixels = ImageCoordinates(size: camera.referenceDimensions)
+                return AngularError.between(
+                    pixels.pixels(x: rect.midX, y: rect.midY), pixels.pixels(x: aim.x, y: aim.y),
+                    intrinsics: camera.intrinsics, pitch: motion.angularPositions.x)
             }
             return state.law.update(
                 ControlInput(

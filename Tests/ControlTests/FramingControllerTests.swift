@@ -25,6 +25,20 @@ import Testing
         #expect(abs(below.pitch - 0.1) < 1e-12 && abs(below.yaw) < 1e-12)
     }
 
+    /// From an aim point off the centre (framing left or right): the angle between the two rays,
+    /// not the pinhole offset from the aim.
+    @Test func angularErrorBetweenTwoPointsIsTheTurnBetweenThem() {
+        let k = camera.intrinsics
+        let aim = PixelPoint(x: k.cx + k.fx * tan(-0.3), y: k.cy)
+        let point = PixelPoint(x: k.cx + k.fx * tan(-0.1), y: k.cy)
+        let e = AngularError.between(point, aim, intrinsics: k)
+        #expect(abs(e.yaw - 0.2) < 1e-12 && abs(e.pitch) < 1e-12)
+        let none = AngularError.between(aim, aim, intrinsics: k, pitch: 0.2)
+        #expect(none.yaw == 0 && none.pitch == 0)
+        let centred = AngularError.between(point, PixelPoint(x: k.cx, y: k.cy), intrinsics: k)
+        #expect(abs(centred.yaw - AngularError.toCenter(point, intrinsics: k).yaw) < 1e-12)
+    }
+
     @Test func stillSubjectInsideTheDeadBandCausesNoMotion() {
         var controller = FramingController()
         var t = MonotonicInstant.zero

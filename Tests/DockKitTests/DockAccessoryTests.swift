@@ -31,6 +31,25 @@ import Testing
         #expect(gimbal.motionState(at: t).angularVelocities.y > 0.2)
     }
 
+    /// Framed on the left third, a subject on the right third is reported as far from its aim as
+    /// the head would turn between the two rays (the rule the law steers by), not by a pinhole
+    /// offset from the aim.
+    @Test func theCentringErrorIsTheTurnFromTheAimToTheSubject() throws {
+        let (dock, _, _) = accessory()
+        dock.local!.applyFramingMode(.left)
+        let outcome = try dock.local!.submit(
+            [face(x: 0.62, stamp: FrameStamp(sequence: 0, time: .zero))], camera: camera, at: .zero)
+        let framed = try #require(outcome.framedRect)
+        let aim = try #require(dock.local!.framingTarget)
+        let error = try #require(dock.local!.centeringError)
+        let pixels = ImageCoordinates(size: camera.referenceDimensions)
+        let k = camera.intrinsics
+        let subjectYaw = atan((framed.midX * 1280 - k.cx) / k.fx)
+        let aimYaw = atan((aim.x * 1280 - k.cx) / k.fx)
+        #expect(abs(error.yaw - (subjectYaw - aimYaw)) < 1e-9 && error.yaw > 0.2, "\(error)")
+        #expect(pixels.width == 1280 && abs(error.pitch) < 0.02)
+    }
+
     @Test func staleObservationsNeverDriveTheMotors() throws {
         let (dock, gimbal, _) = accessory()
         var t = MonotonicInstant(seconds: 10)
