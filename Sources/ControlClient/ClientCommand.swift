@@ -5,9 +5,23 @@ import Foundation
 /// tracking, move, animate, home, privacy, limits, watch, metrics. `--json` prints the service's
 /// own answers.
 public struct ClientCommand {
-    public static let verbs: Set<String> = [
-        "status", "select", "framing", "tracking", "move", "animate", "home", "privacy", "limits", "watch", "metrics",
+    /// The verbs a running dockd serves, each with its line in `dockctl help`, in that order:
+    /// the one list dockctl's parser, its help and its dispatch read.
+    public static let verbSummaries: [(verb: String, summary: String)] = [
+        ("status", "what dockd is doing: source, tracking, framing, pose, subjects (--json)"),
+        ("select", "frame the subject at a point, by id, or back to automatic"),
+        ("framing", "framing mode (automatic, center, left, right) or region of interest"),
+        ("tracking", "system tracking on or off"),
+        ("move", "turn at a rate, go to an orientation, or stop (system tracking off)"),
+        ("animate", "yes, no, wakeup or kapow (system tracking off)"),
+        ("home", "system tracking off, back to the home pose"),
+        ("privacy", "system tracking off, the camera turned away and down"),
+        ("limits", "show or narrow the motion limits"),
+        ("watch", "print tracking, motion, accessory, battery or state events as they come"),
+        ("metrics", "the Prometheus figures"),
     ]
+
+    public static let verbs = Set(verbSummaries.map(\.verb))
 
     public static let help = """
         dockctl VERB [--socket PATH | --http HOST:PORT [--token-file FILE]] [--json] …

@@ -1,3 +1,5 @@
+import ControlClient
+
 /// One line of `dockctl help`: a verb, what it does, and who serves it.
 struct DockctlVerb: Sendable {
     enum Runner: Sendable {
@@ -13,60 +15,45 @@ struct DockctlVerb: Sendable {
 }
 
 /// Every verb, in the order `dockctl help` lists them.
-let dockctlVerbs: [DockctlVerb] = [
-    DockctlVerb(
-        name: "status", runner: .dockd,
-        summary: "what dockd is doing: source, tracking, framing, pose, subjects (--json)"),
-    DockctlVerb(name: "select", runner: .dockd, summary: "frame the subject at a point, by id, or back to automatic"),
-    DockctlVerb(
-        name: "framing", runner: .dockd, summary: "framing mode (automatic, center, left, right) or region of interest"),
-    DockctlVerb(name: "tracking", runner: .dockd, summary: "system tracking on or off"),
-    DockctlVerb(
-        name: "move", runner: .dockd, summary: "turn at a rate, go to an orientation, or stop (system tracking off)"),
-    DockctlVerb(name: "animate", runner: .dockd, summary: "yes, no, wakeup or kapow (system tracking off)"),
-    DockctlVerb(name: "home", runner: .dockd, summary: "system tracking off, back to the home pose"),
-    DockctlVerb(name: "privacy", runner: .dockd, summary: "system tracking off, the camera turned away and down"),
-    DockctlVerb(name: "limits", runner: .dockd, summary: "show or narrow the motion limits"),
-    DockctlVerb(
-        name: "watch", runner: .dockd,
-        summary: "print tracking, motion, accessory, battery or state events as they come"),
-    DockctlVerb(name: "metrics", runner: .dockd, summary: "the Prometheus figures"),
-    DockctlVerb(
-        name: "devices", runner: .tools,
-        summary: "list V4L2 cameras: stable names, formats, sizes, rates, controls (--json)"),
-    DockctlVerb(
-        name: "control", runner: .tools,
-        summary: "read or write a camera's controls by name (zoom, focus, exposure, pan/tilt, …)"),
-    DockctlVerb(
-        name: "capture", runner: .tools,
-        summary: "stream frames from a camera and check sizes, sequence numbers, timestamps"),
-    DockctlVerb(
-        name: "listen", runner: .tools,
-        summary: "record from a microphone: format, overruns, voice activity and its direction"),
-    DockctlVerb(
-        name: "bench", runner: .tools,
-        summary: "the pipeline in closed loop on scene files: tracking figures, peers, report"),
-    DockctlVerb(name: "scenes", runner: .tools, summary: "write the generated scene suite, or check scene files"),
-    DockctlVerb(
-        name: "soak", runner: .tools, summary: "the demo in real time for minutes: memory drift, lag, drops, latency"),
-    DockctlVerb(
-        name: "bench-live", runner: .tools,
-        summary: "the live path's CPU, memory and latency on a 720p30 MJPEG webcam, per profile"),
-    DockctlVerb(
-        name: "bench-decode", runner: .tools, summary: "MJPEG decode time per frame at full, 1/2 and 1/4 scale"),
-    DockctlVerb(
-        name: "bench-motion", runner: .tools,
-        summary: "the control laws side by side: step settle/overshoot, walking error, still starts"),
-    DockctlVerb(
-        name: "bench-client", runner: .tools,
-        summary: "a DockKit program's track() → motor command latency over dockd's socket"),
-    DockctlVerb(
-        name: "accuracy", runner: .tools,
-        summary: "detection precision, recall and IoU per detector and size on labelled images"),
-    DockctlVerb(
-        name: "peer-run", runner: .tools,
-        summary: "our per-frame detection work on a recording, as the Python peer does it (for bench --peer)"),
-]
+let dockctlVerbs: [DockctlVerb] =
+    ClientCommand.verbSummaries.map { DockctlVerb(name: $0.verb, runner: .dockd, summary: $0.summary) } + [
+        DockctlVerb(
+            name: "devices", runner: .tools,
+            summary: "list V4L2 cameras: stable names, formats, sizes, rates, controls (--json)"),
+        DockctlVerb(
+            name: "control", runner: .tools,
+            summary: "read or write a camera's controls by name (zoom, focus, exposure, pan/tilt, …)"),
+        DockctlVerb(
+            name: "capture", runner: .tools,
+            summary: "stream frames from a camera and check sizes, sequence numbers, timestamps"),
+        DockctlVerb(
+            name: "listen", runner: .tools,
+            summary: "record from a microphone: format, overruns, voice activity and its direction"),
+        DockctlVerb(
+            name: "bench", runner: .tools,
+            summary: "the pipeline in closed loop on scene files: tracking figures, peers, report"),
+        DockctlVerb(name: "scenes", runner: .tools, summary: "write the generated scene suite, or check scene files"),
+        DockctlVerb(
+            name: "soak", runner: .tools,
+            summary: "the demo in real time for minutes: memory drift, lag, drops, latency"),
+        DockctlVerb(
+            name: "bench-live", runner: .tools,
+            summary: "the live path's CPU, memory and latency on a 720p30 MJPEG webcam, per profile"),
+        DockctlVerb(
+            name: "bench-decode", runner: .tools, summary: "MJPEG decode time per frame at full, 1/2 and 1/4 scale"),
+        DockctlVerb(
+            name: "bench-motion", runner: .tools,
+            summary: "the control laws side by side: step settle/overshoot, walking error, still starts"),
+        DockctlVerb(
+            name: "bench-client", runner: .tools,
+            summary: "a DockKit program's track() → motor command latency over dockd's socket"),
+        DockctlVerb(
+            name: "accuracy", runner: .tools,
+            summary: "detection precision, recall and IoU per detector and size on labelled images"),
+        DockctlVerb(
+            name: "peer-run", runner: .tools,
+            summary: "our per-frame detection work on a recording, as the Python peer does it (for bench --peer)"),
+    ]
 
 let usage: String = {
     func lines(_ runner: DockctlVerb.Runner) -> String {

@@ -15,6 +15,8 @@ import Testing
         #expect(Set(dockdVerbs) == ClientCommand.verbs)
         #expect(tools == toolVerbs.map(\.name))
         for verb in dockctlVerbs { #expect(usage.contains("  \(verb.name) ")) }
+        // The verbs' own usage names each of them too.
+        for verb in ClientCommand.verbs { #expect(ClientCommand.help.contains("\n  \(verb) "), "\(verb)") }
     }
 
     @Test func dockctlLinksNoOpenCV() throws {
