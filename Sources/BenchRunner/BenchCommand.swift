@@ -3,6 +3,7 @@ import Control
 import DockCore
 import Foundation
 import Options
+import Perception
 import Pipeline
 
 /// `dockctl bench`: the whole closed loop on the demo scene, as fast as the machine allows,
@@ -31,7 +32,7 @@ public struct BenchCommand {
         dockctl bench — the pipeline in closed loop on recorded or generated scenes, with figures.
 
         Usage: dockctl bench [SCENE.json | DIR]… [--laws dock,pid] [--report DIR] [--video] [--peer [--peer-rounds N]]
-                             [--frames N] [--detector yunet|rfb|haar|lbp] [--detect-width PX] [--bodies ssdlite|yolox|hog|none]
+                             [--frames N] [--detector \(FaceDetectorChoice.allCases.map(\.rawValue).joined(separator: "|"))] [--detect-width PX] [--bodies \(BodyDetectorChoice.allCases.map(\.rawValue).joined(separator: "|"))]
                              [--track-objects LIST] [--threads N] [--profile desktop|small] [--no-audio] [--mics room|camera] [--mic-spacing M] [--mic-order left-right|right-left] [--lips facemesh|motion|off]
                              [--json] [--quiet]
                dockctl bench [--runs N] …            (no scene: throughput on the demo scene)

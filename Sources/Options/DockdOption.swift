@@ -118,6 +118,26 @@ struct DockdOption: Sendable {
     }
 }
 
+/// The names of a fixed set of choices (the detectors, the laws), as `--help`, the reference and
+/// the errors spell them, so the lists come from the enum and cannot drift from it.
+enum Choices {
+    /// `yunet|rfb|haar|lbp`
+    static func placeholder<T: CaseIterable & RawRepresentable>(_: T.Type) -> String where T.RawValue == String {
+        T.allCases.map(\.rawValue).joined(separator: "|")
+    }
+
+    /// `` `yunet`, `rfb`, `haar`, `lbp` ``
+    static func code<T: CaseIterable & RawRepresentable>(_: T.Type) -> String where T.RawValue == String {
+        T.allCases.map { "`\($0.rawValue)`" }.joined(separator: ", ")
+    }
+
+    /// `yunet, rfb, haar or lbp`
+    static func prose<T: CaseIterable & RawRepresentable>(_: T.Type) -> String where T.RawValue == String {
+        let names = T.allCases.map(\.rawValue)
+        return names.dropLast().joined(separator: ", ") + (names.count > 1 ? " or " : "") + (names.last ?? "")
+    }
+}
+
 /// Reading an option's value: each failure one line naming the option and what it expects.
 enum OptionValue {
     static func number(_ text: String, _ name: String, in range: ClosedRange<Double>) throws(UsageError) -> Double {

@@ -140,20 +140,22 @@ extension DockdOption {
                 summary: "an input device whose keys become accessory events (path)")
         ) { o, v in o.buttonsDevice = v },
         DockdOption(
-            "--detector", "yunet|rfb|haar|lbp", .pipeline,
+            "--detector", Choices.placeholder(FaceDetectorChoice.self), .pipeline,
             help: ["face detector (default yunet; falls back to haar without the model)"],
-            key: .init(section: "detection", name: "faces", kind: .value, summary: "`yunet`, `rfb`, `haar`, `lbp`")
+            key: .init(
+                section: "detection", name: "faces", kind: .value, summary: Choices.code(FaceDetectorChoice.self))
         ) { o, v in
             o.configuration.detector = try OptionValue.choice(
-                v, FaceDetectorChoice.self, or: "--detector must be yunet, rfb, haar or lbp")
+                v, FaceDetectorChoice.self, or: "--detector must be \(Choices.prose(FaceDetectorChoice.self))")
         },
         DockdOption(
-            "--bodies", "ssdlite|yolox|hog|none", .pipeline,
+            "--bodies", Choices.placeholder(BodyDetectorChoice.self), .pipeline,
             help: ["body detector, a few times a second (default ssdlite; falls back", "to hog without the model)"],
-            key: .init(section: "detection", name: "bodies", kind: .value, summary: "`ssdlite`, `yolox`, `hog`, `none`")
+            key: .init(
+                section: "detection", name: "bodies", kind: .value, summary: Choices.code(BodyDetectorChoice.self))
         ) { o, v in
             o.configuration.bodyDetector = try OptionValue.choice(
-                v, BodyDetectorChoice.self, or: "--bodies must be ssdlite, yolox, hog or none")
+                v, BodyDetectorChoice.self, or: "--bodies must be \(Choices.prose(BodyDetectorChoice.self))")
         },
         DockdOption(
             "--track-objects", "LIST", .pipeline,
