@@ -27,25 +27,20 @@ public enum MotorCommandError: Error, Sendable, Equatable, CustomStringConvertib
 /// deadman timeout `service(at:)` stops the motors; a device that stops answering its position
 /// queries mid-run is stopped and refused until it answers again. Speeds below a device's
 /// slowest step are sent as a duty cycle of that step (`SpeedStepModulator`).
+///
+/// The decisions are `MotorControllerState`'s, a pure state machine; this shell reads the
+/// device, asks the state what to send and sends it. Device I/O happens outside the state's
+/// lock, so the getters never wait on a serial write; one I/O lock keeps the sends in the order
+/// they were decided (a halt from the signal thread is never overtaken by a command decided
+/// before it).
 public final class MotorController: Sendable {
     public let backend: any MotorBackend
-    private struct State {
-        var limits: MotionLimits
-        var deadman: Deadman
-        var lastCommand = Vector3D()
-        var stoppedByDeadman = 0
-        var silent = false
-        var stoppedBySilence = 0
-        var haltedAt: MonotonicInstant?
-        var commandsSent = 0
-        var commandsFailed = 0
-        var fineSpeeds = SpeedStepModulator()
-        var latency = CommandLatencyMeter()
-    }
-    private let state: Protected<State>
+    private let state: Protected<MotorControllerState>
+    /// Held across read–decide–send, never while waiting on `state` alone.
+    private let io = Protected(())
 
     /// How hard motion is braked near an end of travel: speed ≤ gain × distance to the end.
-    static let edgeBrakingGain = 4.0
+    static var edgeBrakingGain: Double { MotorControllerState.edgeBrakingGain }
 
     /// A device that answered before and then leaves its position queries unanswered this long
     /// is treated as gone: motors stopped, commands refused until it answers again.
@@ -54,7 +49,10 @@ public final class MotorController: Sendable {
     public init(backend: any MotorBackend, deadmanTimeout: Double = 0.2, silenceTimeout: Double = 1.0) {
         self.backend = backend
         self.silenceTimeout = silenceTimeout
-        state = Protected(State(limits: backend.capabilities.limits, deadman: Deadman(timeout: deadmanTimeout)))
+        state = Protected(
+            MotorControllerState(
+                deviceName: backend.name, limits: backend.capabilities.limits, deadmanTimeout: deadmanTimeout,
+                silenceTimeout: silenceTimeout))
     }
 
     public var limits: MotionLimits { state.withLock { $0.limits } }
@@ -75,52 +73,33 @@ public final class MotorController: Sendable {
     /// How many times the device fell silent (and the motors were stopped for it).
     public var silenceStops: Int { state.withLock { $0.stoppedBySilence } }
     /// The device is silent now: commands are refused.
-    public var isDeviceSilent: Bool { state.withLock { $0.silent } }
+    public var isDeviceSilent: Bool { state.withLock { $0.mode == .deviceSilent } }
     /// Velocity commands the device took, and those its link refused (write errors).
     public var commandCounts: (sent: Int, failed: Int) { state.withLock { ($0.commandsSent, $0.commandsFailed) } }
-
-    /// Notes whether the device has fallen silent or come back; on falling silent, stops the
-    /// motors (the command may not arrive; it is still the safe thing to send). Returns the
-    /// silence in seconds while it lasts.
-    private func checkSilence(_ state: inout State, at time: MonotonicInstant) -> Double? {
-        guard let silence = backend.feedbackSilence(at: time), silence > silenceTimeout else {
-            state.silent = false
-            return nil
-        }
-        if !state.silent {
-            state.silent = true
-            state.stoppedBySilence += 1
-            try? backend.setVelocity(Vector3D(), at: time)
-            state.latency.sent(Vector3D(), at: time)
-            state.lastCommand = Vector3D()
-        }
-        return silence
-    }
 
     /// Sends a velocity (rad/s) after applying limits; returns what was sent.
     @discardableResult
     public func command(_ velocity: Vector3D, at time: MonotonicInstant) throws(MotorCommandError) -> Vector3D {
         guard velocity.isFinite else { throw .nonFinite(velocity) }
-        let motion = backend.motionState(at: time)
-        let pose = motion.angularPositions
-        return try state.withLock { state throws(MotorCommandError) -> Vector3D in
-            state.latency.reported(motion)
-            if state.haltedAt != nil { throw .halted }
-            if let silence = checkSilence(&state, at: time) { throw .deviceSilent(backend.name, seconds: silence) }
-            let limited = Vector3D(
-                x: Self.limit(velocity.x, position: pose.x, axis: state.limits.pitch),
-                y: Self.limit(velocity.y, position: pose.y, axis: state.limits.yaw),
-                z: Self.limit(velocity.z, position: pose.z, axis: state.limits.roll))
-            let sent = state.fineSpeeds.output(for: limited, step: backend.capabilities.speedStep, at: time)
-            do { try backend.setVelocity(sent, at: time) } catch {
-                state.commandsFailed += 1
-                throw .backend("\(error)")
+        return try io.withLock { _ throws(MotorCommandError) -> Vector3D in
+            let motion = backend.motionState(at: time)
+            let silence = backend.feedbackSilence(at: time)
+            let step = backend.capabilities.speedStep
+            let decision = state.withLock {
+                $0.command(velocity, motion: motion, silence: silence, speedStep: step, at: time)
             }
-            state.commandsSent += 1
-            state.latency.sent(sent, at: time)
-            state.deadman.feed(at: time)
-            state.lastCommand = limited
-            return limited
+            switch decision.result {
+            case .failure(let error):
+                perform(decision.action, at: time)
+                throw error
+            case .success(let command):
+                do { try backend.setVelocity(command.sent, at: time) } catch {
+                    state.withLock { $0.commandFailed() }
+                    throw .backend("\(error)")
+                }
+                state.withLock { $0.commandSent(command.sent, limited: command.limited, at: time) }
+                return command.limited
+            }
         }
     }
 
@@ -128,48 +107,40 @@ public final class MotorController: Sendable {
     /// Returns true when it stopped them on this call.
     @discardableResult
     public func service(at time: MonotonicInstant) -> Bool {
-        state.withLock { state in
-            if checkSilence(&state, at: time) != nil { return false }
-            guard state.deadman.isExpired(at: time), state.lastCommand != Vector3D() else { return false }
-            try? backend.setVelocity(Vector3D(), at: time)
-            state.latency.sent(Vector3D(), at: time)
-            state.lastCommand = Vector3D()
-            state.stoppedByDeadman += 1
-            return true
+        io.withLock { _ in
+            let silence = backend.feedbackSilence(at: time)
+            let decision = state.withLock { $0.service(silence: silence, at: time) }
+            perform(decision.action, at: time)
+            return decision.stoppedByDeadman
         }
     }
 
     /// Stops all axes now and refuses every later command: the safe state at shutdown, callable
     /// from any thread (the signal thread calls it the moment a stop is asked for).
     public func halt(at time: MonotonicInstant) {
-        state.withLock { state in
-            try? backend.setVelocity(Vector3D(), at: time)
-            state.lastCommand = Vector3D()
-            if state.haltedAt == nil { state.haltedAt = time }
-        }
+        io.withLock { _ in perform(state.withLock { $0.halt(at: time) }, at: time) }
     }
 
     /// Lets commands through again after `halt`, for one deliberate move at the end of a run
     /// (parking at a preset), which halts again when it is done.
-    public func releaseHalt() { state.withLock { $0.haltedAt = nil } }
+    public func releaseHalt() { state.withLock { $0.releaseHalt() } }
 
     /// When `halt` first stopped the motors.
     public var haltedAt: MonotonicInstant? { state.withLock { $0.haltedAt } }
 
     /// Stops all axes now (shutdown, errors, tracking off).
     public func stop(at time: MonotonicInstant) {
-        state.withLock { state in
-            try? backend.setVelocity(Vector3D(), at: time)
-            state.latency.sent(Vector3D(), at: time)
-            state.lastCommand = Vector3D()
-        }
+        io.withLock { _ in perform(state.withLock { $0.stop(at: time) }, at: time) }
     }
 
     static func limit(_ v: Double, position: Double, axis: AxisLimit?) -> Double {
-        guard let axis else { return 0 }
-        var v = min(max(v, -axis.maximumSpeed), axis.maximumSpeed)
-        let room = v > 0 ? axis.positionRange.upperBound - position : position - axis.positionRange.lowerBound
-        v = v > 0 ? min(v, max(0, room) * edgeBrakingGain) : max(v, -max(0, room) * edgeBrakingGain)
-        return v
+        MotorControllerState.limit(v, position: position, axis: axis)
+    }
+
+    /// A stop or a command the state decided on; a stop that fails is not retried (the device
+    /// is gone or going; its own timeout, where it has one, stops it).
+    private func perform(_ action: MotorControllerState.Action, at time: MonotonicInstant) {
+        guard case .send(let velocity) = action else { return }
+        try? backend.setVelocity(velocity, at: time)
     }
 }
