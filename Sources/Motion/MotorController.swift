@@ -1,4 +1,5 @@
 import DockCore
+import Foundation
 
 /// Why a motor command was refused.
 public enum MotorCommandError: Error, Sendable, Equatable, CustomStringConvertible {
@@ -36,8 +37,9 @@ public enum MotorCommandError: Error, Sendable, Equatable, CustomStringConvertib
 public final class MotorController: Sendable {
     public let backend: any MotorBackend
     private let state: Protected<MotorControllerState>
-    /// Held across read–decide–send, never while waiting on `state` alone.
-    private let io = Protected(())
+    /// Held across read–decide–send (taken before `state`, never while holding it). A plain
+    /// lock: a `Protected` of nothing would hand ThreadSanitizer a zero-sized value to watch.
+    private let io = NSLock()
 
     /// How hard motion is braked near an end of travel: speed ≤ gain × distance to the end.
     static var edgeBrakingGain: Double { MotorControllerState.edgeBrakingGain }
@@ -81,7 +83,7 @@ public final class MotorController: Sendable {
     @discardableResult
     public func command(_ velocity: Vector3D, at time: MonotonicInstant) throws(MotorCommandError) -> Vector3D {
         guard velocity.isFinite else { throw .nonFinite(velocity) }
-        return try io.withLock { _ throws(MotorCommandError) -> Vector3D in
+        return try serialized { () throws(MotorCommandError) -> Vector3D in
             let motion = backend.motionState(at: time)
             let silence = backend.feedbackSilence(at: time)
             let step = backend.capabilities.speedStep
@@ -107,7 +109,7 @@ public final class MotorController: Sendable {
     /// Returns true when it stopped them on this call.
     @discardableResult
     public func service(at time: MonotonicInstant) -> Bool {
-        io.withLock { _ in
+        serialized {
             let silence = backend.feedbackSilence(at: time)
             let decision = state.withLock { $0.service(silence: silence, at: time) }
             perform(decision.action, at: time)
@@ -118,7 +120,7 @@ public final class MotorController: Sendable {
     /// Stops all axes now and refuses every later command: the safe state at shutdown, callable
     /// from any thread (the signal thread calls it the moment a stop is asked for).
     public func halt(at time: MonotonicInstant) {
-        io.withLock { _ in perform(state.withLock { $0.halt(at: time) }, at: time) }
+        serialized { perform(state.withLock { $0.halt(at: time) }, at: time) }
     }
 
     /// Lets commands through again after `halt`, for one deliberate move at the end of a run
@@ -130,11 +132,18 @@ public final class MotorController: Sendable {
 
     /// Stops all axes now (shutdown, errors, tracking off).
     public func stop(at time: MonotonicInstant) {
-        io.withLock { _ in perform(state.withLock { $0.stop(at: time) }, at: time) }
+        serialized { perform(state.withLock { $0.stop(at: time) }, at: time) }
     }
 
     static func limit(_ v: Double, position: Double, axis: AxisLimit?) -> Double {
         MotorControllerState.limit(v, position: position, axis: axis)
+    }
+
+    /// Runs `body` holding the I/O lock: one read–decide–send at a time, in order.
+    private func serialized<R, E: Error>(_ body: () throws(E) -> R) throws(E) -> R {
+        io.lock()
+        defer { io.unlock() }
+        return try body()
     }
 
     /// A stop or a command the state decided on; a stop that fails is not retried (the device
