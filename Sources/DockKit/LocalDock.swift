@@ -286,7 +286,7 @@ package final class LocalDock: Sendable {
     /// deadman honest. The pipeline's control loop (or the motion loop) calls it.
     package func service(at now: MonotonicInstant) {
         director.service(at: now)
-        if !director.isActive { motors.service(at: now) }
+        if director.isActive { motors.pollFeedback(at: now) } else { motors.service(at: now) }
     }
 
     /// Stops what a client set moving (a held velocity, a move, an animation); the settings stay.

@@ -53,12 +53,17 @@ public protocol MotorBackend: AnyObject, Sendable {
     var capabilities: MotorCapabilities { get }
     /// Turn at these rates (rad/s) from now on.
     func setVelocity(_ velocity: Vector3D, at time: MonotonicInstant) throws
+    /// What the device last reported (or was last told). Reading it sends nothing.
     func motionState(at time: MonotonicInstant) -> MotionState
+    /// Asks a device with polled position feedback for its pose when a query is due; the
+    /// controller calls it on every tick. Devices that report by themselves ignore it.
+    func pollFeedback(at time: MonotonicInstant)
     /// Seconds a device with position feedback has left a query unanswered after answering
     /// before; nil while it answers (and for devices without feedback).
     func feedbackSilence(at time: MonotonicInstant) -> Double?
 }
 
 extension MotorBackend {
+    public func pollFeedback(at time: MonotonicInstant) {}
     public func feedbackSilence(at time: MonotonicInstant) -> Double? { nil }
 }

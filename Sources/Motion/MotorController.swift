@@ -105,16 +105,23 @@ public final class MotorController: Sendable {
         }
     }
 
-    /// Call often (every control tick): stops the motors once the deadman expires.
-    /// Returns true when it stopped them on this call.
+    /// Call often (every control tick): asks the device for its pose when that is due and stops
+    /// the motors once the deadman expires. Returns true when it stopped them on this call.
     @discardableResult
     public func service(at time: MonotonicInstant) -> Bool {
         serialized {
+            backend.pollFeedback(at: time)
             let silence = backend.feedbackSilence(at: time)
             let decision = state.withLock { $0.service(silence: silence, at: time) }
             perform(decision.action, at: time)
             return decision.stoppedByDeadman
         }
+    }
+
+    /// Asks the device for its pose when that is due, without the deadman's watch: for ticks
+    /// on which something else owns the motion (a move or an animation in progress).
+    public func pollFeedback(at time: MonotonicInstant) {
+        serialized { backend.pollFeedback(at: time) }
     }
 
     /// Stops all axes now and refuses every later command: the safe state at shutdown, callable

@@ -42,6 +42,7 @@ import Testing
         #expect(
             wait(2) {
                 Thread.sleep(forTimeInterval: 0.05)
+                backend.pollFeedback(at: clock.now)
                 return backend.motionState(at: clock.now).angularPositions.y < -0.2
             })
         let state = backend.motionState(at: clock.now)
@@ -50,6 +51,24 @@ import Testing
         #expect(wait(1) { head.presets[4] != nil })
         try backend.setVelocity(Vector3D(), at: clock.now)
         #expect(wait(1) { head.velocity == Vector3D() })
+    }
+
+    /// Reading the pose is a pure getter: only a poll puts a query on the wire.
+    @Test func readingThePoseSendsNothingAndAPollAsks() throws {
+        let link = try SerialHead.pelco()
+        let (port, backend) = (link.port, link.backend)
+        defer { backend.close() }
+        let clock = SystemMonotonicClock()
+        Thread.sleep(forTimeInterval: 0.1)
+        let before = port.receivedBytes.count
+        for _ in 0..<10 {
+            _ = backend.motionState(at: clock.now)
+            Thread.sleep(forTimeInterval: 0.02)
+        }
+        #expect(port.receivedBytes.count == before)
+        backend.pollFeedback(at: clock.now)
+        let query = PelcoD.queryPan(address: link.device.address).bytes
+        #expect(wait(1) { Array(port.receivedBytes.dropFirst(before).prefix(query.count)) == query })
     }
 
     /// On a half-duplex bus answering 10 ms after each query, the host never talks while an

@@ -104,7 +104,7 @@ import Testing
         peer.port.dropEvery = 7
         let clock = SystemMonotonicClock()
         for _ in 0..<20 {
-            _ = backend.motionState(at: clock.now)
+            backend.pollFeedback(at: clock.now)
             Thread.sleep(forTimeInterval: 0.06)
         }
         #expect(backend.decoderRejections.badFrames + backend.decoderRejections.skippedBytes > 0)

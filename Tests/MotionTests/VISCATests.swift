@@ -63,6 +63,7 @@ import Testing
         #expect(
             wait(2) {
                 Thread.sleep(forTimeInterval: 0.05)
+                backend.pollFeedback(at: clock.now)
                 return backend.motionState(at: clock.now).angularPositions.y > 0.2
             })
         #expect(abs(backend.motionState(at: clock.now).angularPositions.y - camera.pose.y) < 0.08)
@@ -103,6 +104,7 @@ import Testing
         #expect(
             wait(2) {
                 Thread.sleep(forTimeInterval: 0.05)
+                backend.pollFeedback(at: clock.now)
                 return backend.motionState(at: clock.now).angularPositions.y < -0.2
             })
     }

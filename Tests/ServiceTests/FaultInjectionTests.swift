@@ -62,8 +62,15 @@ import Testing
             })
         defer { backend.close() }
         let clock = SystemMonotonicClock()
-        func poseTime() -> MonotonicInstant { backend.motionState(at: clock.now).time }
-        #expect(waitFor(seconds: 2) { !backend.motionState(at: clock.now).isCommandedOnly })
+        func poseTime() -> MonotonicInstant {
+            backend.pollFeedback(at: clock.now)
+            return backend.motionState(at: clock.now).time
+        }
+        #expect(
+            waitFor(seconds: 2) {
+                backend.pollFeedback(at: clock.now)
+                return !backend.motionState(at: clock.now).isCommandedOnly
+            })
         let before = Self.settled()
         for cycle in 0..<100 {
             let rejected = backend.decoderRejections

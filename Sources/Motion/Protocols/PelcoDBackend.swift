@@ -136,12 +136,11 @@ public final class PelcoDBackend: MotorBackend {
             return s.lastMove != move
         }
         if changed { try send(move, isMove: true) }
-        queryIfDue(at: time)
+        pollFeedback(at: time)
     }
 
     public func motionState(at time: MonotonicInstant) -> MotionState {
-        queryIfDue(at: time)
-        return state.withLock { $0.feedback.motionState(at: time) }
+        state.withLock { $0.feedback.motionState(at: time) }
     }
 
     public func feedbackSilence(at time: MonotonicInstant) -> Double? {
@@ -149,7 +148,7 @@ public final class PelcoDBackend: MotorBackend {
     }
 
     /// Starts a poll when one is due and the bus is free; gives the bus back after an overdue answer.
-    private func queryIfDue(at time: MonotonicInstant) {
+    public func pollFeedback(at time: MonotonicInstant) {
         let outputs = state.withLock { s -> [PelcoDBusTurns.Output] in
             let outputs = s.bus.tick(at: time)
             // The silence watch counts from each poll's start.

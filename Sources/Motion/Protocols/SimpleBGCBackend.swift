@@ -88,19 +88,18 @@ public final class SimpleBGCBackend: MotorBackend {
                 SimpleBGC.speedControl(
                     pitchDegreesPerSecond: velocity.x * degrees,
                     yawDegreesPerSecond: velocity.y * degrees), version: version))
-        requestPoseIfDue(at: time)
+        pollFeedback(at: time)
     }
 
     public func motionState(at time: MonotonicInstant) -> MotionState {
-        requestPoseIfDue(at: time)
-        return state.withLock { $0.feedback.motionState(at: time) }
+        state.withLock { $0.feedback.motionState(at: time) }
     }
 
     public func feedbackSilence(at time: MonotonicInstant) -> Double? {
         state.withLock { $0.feedback.silence(at: time) }
     }
 
-    private func requestPoseIfDue(at time: MonotonicInstant) {
+    public func pollFeedback(at time: MonotonicInstant) {
         if state.withLock({ $0.feedback.queryDue(at: time, interval: 0.05) }) {
             try? runner.send(
                 SimpleBGC.encode(

@@ -97,19 +97,18 @@ public final class VISCABackend: MotorBackend {
         }
         // Only changes are sent: a camera's command buffer holds two commands.
         if changed { try runner.send(drive) }
-        inquireIfDue(at: time)
+        pollFeedback(at: time)
     }
 
     public func motionState(at time: MonotonicInstant) -> MotionState {
-        inquireIfDue(at: time)
-        return state.withLock { $0.feedback.motionState(at: time) }
+        state.withLock { $0.feedback.motionState(at: time) }
     }
 
     public func feedbackSilence(at time: MonotonicInstant) -> Double? {
         state.withLock { $0.feedback.silence(at: time) }
     }
 
-    private func inquireIfDue(at time: MonotonicInstant) {
+    public func pollFeedback(at time: MonotonicInstant) {
         if state.withLock({ $0.feedback.queryDue(at: time, interval: 0.1) }) {
             try? runner.send(VISCA.positionInquiry(address: model.address))
         }
