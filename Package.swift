@@ -51,7 +51,8 @@ let package = Package(
         .target(name: "Simulation", dependencies: ["Audio", "DockCore", "Imaging"]),
         .target(name: "DockKit", dependencies: ["Control", "ControlClient", "DockCore", "Motion", "Tracking"]),
         .target(name: "Bench", dependencies: ["DockCore", "Tracking"]),
-        .target(name: "CameraOutputs", dependencies: ["Capture", "CV4L2", "DockCore", "Imaging", "Motion"]),
+        .target(name: "CameraOutputs", dependencies: ["Capture", "CV4L2", "DockCore", "Imaging"]),
+        .target(name: "MotorDevices", dependencies: ["Capture", "DockCore", "Motion"]),
 
         // The service: one pipeline for every rig; the control API's server and client; the
         // daemon's options, configuration file and logs; the benchmark's runners.
@@ -59,7 +60,7 @@ let package = Package(
             name: "Pipeline",
             dependencies: [
                 "Audio", "Bench", "CameraOutputs", "Capture", "Control", "DockCore", "DockKit", "Imaging", "Motion",
-                "Perception", "Simulation", "Tracking",
+                "MotorDevices", "Perception", "Simulation", "Tracking",
             ]
         ),
         .target(name: "ControlClient", dependencies: ["DockCore"]),
@@ -128,7 +129,8 @@ let package = Package(
         .executableTarget(name: "fuzz-codecs", dependencies: ["Motion"], path: "Fuzz/codecs"),
         .executableTarget(name: "fuzz-jpeg", dependencies: ["Capture", "DockCore"], path: "Fuzz/jpeg"),
         .executableTarget(name: "fuzz-avi", dependencies: ["Capture"], path: "Fuzz/avi"),
-        .executableTarget(name: "fuzz-options", dependencies: ["Options", "Pipeline"], path: "Fuzz/options"),
+        .executableTarget(
+            name: "fuzz-options", dependencies: ["MotorDevices", "Options", "Pipeline"], path: "Fuzz/options"),
         .executableTarget(name: "fuzz-files", dependencies: ["Bench"], path: "Fuzz/files"),
         .executableTarget(name: "fuzz-scenes", dependencies: ["BenchRunner"], path: "Fuzz/scenes"),
         .executableTarget(name: "fuzz-config", dependencies: ["Options"], path: "Fuzz/config"),
@@ -168,8 +170,8 @@ let package = Package(
                 "ControlClient",
                 "ControlServer", "CV4L2", "Daemon", "DetectionBench", "Options",
                 "DockCore", "dockctl", "dockctl-tools",
-                "DockKit", "Imaging", "Motion", "PeerBench", "Perception", "Pipeline", "Simulation", "Soak",
-                "TestSupport",
+                "DockKit", "Imaging", "Motion", "MotorDevices", "PeerBench", "Perception", "Pipeline", "Simulation",
+                "Soak", "TestSupport",
             ]
         ),
     ],

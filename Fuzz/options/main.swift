@@ -1,5 +1,6 @@
 // libFuzzer target for dockd's command line and motor device specs (build with Scripts/fuzz):
 // any arguments must parse or be refused with a usage error, never crash.
+import MotorDevices
 import Options
 import Pipeline
 

@@ -3,6 +3,7 @@ import Capture
 import DockCore
 import Foundation
 import Motion
+import MotorDevices
 
 extension Rig {
     /// The live rig: a V4L2 camera (reopened when it comes back after an unplug), a motor
@@ -39,11 +40,16 @@ extension Rig {
         }
         let backend: any MotorBackend
         if case .device(let spec) = configuration.resolvedGimbal {
-            backend = try spec.connect(camera: path) { event in
-                switch event {
-                case .connected(let name): events.withLock { $0.append(.docked("gimbal \(name) reconnected")) }
-                case .disconnected(let name): events.withLock { $0.append(.undocked("gimbal \(name) disconnected")) }
+            do {
+                backend = try spec.connect(camera: path) { event in
+                    switch event {
+                    case .connected(let name): events.withLock { $0.append(.docked("gimbal \(name) reconnected")) }
+                    case .disconnected(let name):
+                        events.withLock { $0.append(.undocked("gimbal \(name) disconnected")) }
+                    }
                 }
+            } catch {
+                throw SessionError(error.description)
             }
         } else {
             backend = NullMotorBackend()

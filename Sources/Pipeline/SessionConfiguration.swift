@@ -6,6 +6,7 @@ import DockCore
 import DockKit
 import Foundation
 import Motion
+import MotorDevices
 import Perception
 import Simulation
 import Tracking

@@ -16,7 +16,8 @@ import Testing
         (
             "devices and algorithms",
             [
-                "Imaging", "Capture", "Perception", "Tracking", "Audio", "Motion", "Control", "ControlClient",
+                "Imaging", "Capture", "Perception", "Tracking", "Audio", "Motion", "MotorDevices", "Control",
+                "ControlClient",
                 "CameraOutputs",
             ]
         ),

@@ -3,6 +3,7 @@ import DockCore
 import Foundation
 import Imaging
 import Motion
+import MotorDevices
 import TestSupport
 import Testing
 
@@ -25,6 +26,22 @@ import Testing
         #expect(MotorDeviceSpec(parsing: "uvc") == .uvc)
         for bad in ["bgc:/dev/x", "visca:", "visca-tcp:host", "visca:/dev/x@fast", "simplebgc"] {
             #expect(MotorDeviceSpec(parsing: bad) == nil, "\(bad)")
+        }
+    }
+
+    /// Opening says what failed in a type a caller can act on: no camera for `uvc`, or the link.
+    @Test func openingFailsWithATypedError() {
+        #expect {
+            try MotorDeviceSpec.uvc.connect(camera: nil) { _ in }
+        } throws: { error in
+            guard case .uvcWithoutCamera = error as? MotorDeviceError else { return false }
+            return "\(error)".contains("needs --camera")
+        }
+        #expect {
+            try MotorDeviceSpec.simpleBGC(path: "/nonexistent/ttyUSB9", baud: 115200).connect(camera: nil) { _ in }
+        } throws: { error in
+            guard case .link(.cannotOpen(_, let errno)) = error as? MotorDeviceError else { return false }
+            return errno == .noEntry
         }
     }
 

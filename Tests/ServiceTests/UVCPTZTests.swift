@@ -5,6 +5,7 @@ import Capture
 import DockCore
 import Foundation
 import Motion
+import MotorDevices
 import TestSupport
 import Testing
 

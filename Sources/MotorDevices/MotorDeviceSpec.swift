@@ -1,4 +1,3 @@
-import CameraOutputs
 import Capture
 import Foundation
 import Motion
@@ -79,57 +78,57 @@ public enum MotorDeviceSpec: Sendable, Equatable, CustomStringConvertible {
     }
 
     /// Connects to the device. `camera` is the live camera's path (for `uvc`).
-    public func connect(camera: String?, onEvent: @escaping @Sendable (LinkEvent) -> Void) throws(SessionError)
-        -> any MotorBackend
+    public func connect(camera: String?, onEvent: @escaping @Sendable (LinkEvent) -> Void)
+        throws(MotorDeviceError) -> any MotorBackend
     {
         do {
-            switch self {
-            case .simpleBGC(let path, let baud):
-                return try SimpleBGCBackend(
-                    name: description,
-                    open: { () throws(LinkError) -> any ByteLink in
-                        try FileDescriptorLink.serial(path, baud: baud)
-                    }, onEvent: onEvent)
-            case .viscaSerial(let path, let baud):
-                return try VISCABackend(
-                    name: description,
-                    open: { () throws(LinkError) -> any ByteLink in
-                        try FileDescriptorLink.serial(path, baud: baud)
-                    }, onEvent: onEvent)
-            case .viscaUDP(let host, let port):
-                return try VISCABackend(
-                    name: description,
-                    open: { () throws(LinkError) -> any ByteLink in
-                        VISCAOverIPLink(try SocketLink.udp(host: host, port: port))
-                    }, onEvent: onEvent)
-            case .viscaTCP(let host, let port):
-                return try VISCABackend(
-                    name: description,
-                    open: { () throws(LinkError) -> any ByteLink in
-                        try SocketLink.tcp(host: host, port: port)
-                    }, onEvent: onEvent)
-            case .pelcoD(let path, let baud, let address):
-                return try PelcoDBackend(
-                    name: description, address: address,
-                    open: { () throws(LinkError) -> any ByteLink in
-                        try FileDescriptorLink.serial(path, baud: baud)
-                    }, onEvent: onEvent)
-            case .maestro(let path):
-                return try MaestroBackend(
-                    name: description,
-                    open: { () throws(LinkError) -> any ByteLink in
-                        try FileDescriptorLink.serial(path, baud: 115200)
-                    }, onEvent: onEvent)
-            case .uvc:
-                guard let camera else {
-                    throw SessionError("--gimbal uvc drives the camera's own pan/tilt: it needs --camera")
-                }
-                return try UVCPTZBackend(name: "uvc:\(camera)", port: try V4L2ControlPort(path: camera))
-            }
-        } catch let error as SessionError {
-            throw error
+            if let linked = try openLink(onEvent: onEvent) { return linked }
         } catch {
-            throw SessionError("\(error)")
+            throw .link(error)
+        }
+        guard let camera else { throw .uvcWithoutCamera }
+        let port: V4L2ControlPort
+        do { port = try V4L2ControlPort(path: camera) } catch { throw .cameraControls(error) }
+        do { return try UVCPTZBackend(name: "uvc:\(camera)", port: port) } catch { throw .link(error) }
+    }
+
+    /// The devices on a serial port or a socket; nil for the camera's own controls.
+    private func openLink(onEvent: @escaping @Sendable (LinkEvent) -> Void) throws(LinkError) -> (any MotorBackend)? {
+        let name = description
+        switch self {
+        case .simpleBGC(let path, let baud):
+            return try SimpleBGCBackend(
+                name: name,
+                open: { () throws(LinkError) -> any ByteLink in try FileDescriptorLink.serial(path, baud: baud) },
+                onEvent: onEvent)
+        case .viscaSerial(let path, let baud):
+            return try VISCABackend(
+                name: name,
+                open: { () throws(LinkError) -> any ByteLink in try FileDescriptorLink.serial(path, baud: baud) },
+                onEvent: onEvent)
+        case .viscaUDP(let host, let port):
+            return try VISCABackend(
+                name: name,
+                open: { () throws(LinkError) -> any ByteLink in
+                    VISCAOverIPLink(try SocketLink.udp(host: host, port: port))
+                }, onEvent: onEvent)
+        case .viscaTCP(let host, let port):
+            return try VISCABackend(
+                name: name,
+                open: { () throws(LinkError) -> any ByteLink in try SocketLink.tcp(host: host, port: port) },
+                onEvent: onEvent)
+        case .pelcoD(let path, let baud, let address):
+            return try PelcoDBackend(
+                name: name, address: address,
+                open: { () throws(LinkError) -> any ByteLink in try FileDescriptorLink.serial(path, baud: baud) },
+                onEvent: onEvent)
+        case .maestro(let path):
+            return try MaestroBackend(
+                name: name,
+                open: { () throws(LinkError) -> any ByteLink in try FileDescriptorLink.serial(path, baud: 115200) },
+                onEvent: onEvent)
+        case .uvc:
+            return nil
         }
     }
 }
