@@ -84,6 +84,8 @@ public final class MotorController: Sendable {
     public func command(_ velocity: Vector3D, at time: MonotonicInstant) throws(MotorCommandError) -> Vector3D {
         guard velocity.isFinite else { throw .nonFinite(velocity) }
         return try serialized { () throws(MotorCommandError) -> Vector3D in
+            // Asked even when the command is refused: a silent head's answer is what lets it through again.
+            backend.pollFeedback(at: time)
             let motion = backend.motionState(at: time)
             let silence = backend.feedbackSilence(at: time)
             let step = backend.capabilities.speedStep
