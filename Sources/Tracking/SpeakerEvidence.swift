@@ -35,7 +35,13 @@ public struct SpeakerEvidence: Sendable {
     /// when it is steady (the same in the last two clear windows): a lone reflection is not
     /// carried.
     public var carrySeconds = 0.3
-    private var lastClear: (target: [UUID: Double], attributed: Set<UUID>, age: Double, steady: Bool)?
+    /// A clear window pointing where nobody sits is evidence against the talker, not just its
+    /// absence: it is carried only when the attribution has held this many clear windows in a row
+    /// (a word's reverberant tail, a few scattered windows near someone else, is not).
+    public var carryAgainstDirectionWindows = 3
+    /// The last clear attribution, how long it has been carried, and how many clear windows in a
+    /// row have had it.
+    private var lastClear: (target: [UUID: Double], attributed: Set<UUID>, age: Double, run: Int)?
 
     public init() {}
 
@@ -74,17 +80,25 @@ public struct SpeakerEvidence: Sendable {
             // plainly the talker.
             if best >= attributionLevel {
                 for uuid in target.keys { target[uuid]! /= best }
+                let run = lastClear.map { $0.attributed == attributed ? $0.run + 1 : 1 } ?? 1
+                lastClear = (target, attributed, 0, attributed.isEmpty ? 0 : run)
+            } else if let clear = carried(for: seconds, afterRun: carryAgainstDirectionWindows) {
+                // A voice from where nobody sits, in the middle of a steady talker's speech, is
+                // their reflection off a wall more often than a new talker: it is carried as a
+                // window without a direction is (the unseen-voice search hears it all the same).
+                target = clear.target
+                attributed = clear.attributed
+            } else {
+                lastClear = (target, attributed, 0, 0)
             }
-            lastClear = (target, attributed, 0, lastClear?.attributed == attributed && !attributed.isEmpty)
         } else if speech {
             for person in people where (lips[person.uuid] ?? 0) >= lipThreshold {
                 target[person.uuid] = lips[person.uuid]
                 attributed.insert(person.uuid)
             }
-            if attributed.isEmpty, let clear = lastClear, clear.steady, clear.age + seconds <= carrySeconds {
+            if attributed.isEmpty, let clear = carried(for: seconds, afterRun: 2) {
                 target = clear.target
                 attributed = clear.attributed
-                lastClear?.age += seconds
             }
         } else {
             lastClear = nil
@@ -108,6 +122,16 @@ public struct SpeakerEvidence: Sendable {
             confidence[uuid]! *= 1 - alpha
             if confidence[uuid]! < 0.01 { confidence[uuid] = nil }
         }
+    }
+
+    /// The last clear windows' attribution, when it has held `afterRun` clear windows in a row
+    /// and is young enough to carry over a window of `seconds`; the carry ages it.
+    private mutating func carried(for seconds: Double, afterRun: Int) -> (
+        target: [UUID: Double], attributed: Set<UUID>
+    )? {
+        guard let clear = lastClear, clear.run >= afterRun, clear.age + seconds <= carrySeconds else { return nil }
+        lastClear?.age += seconds
+        return (clear.target, clear.attributed)
     }
 
     public func speakingConfidence(_ uuid: UUID) -> Double? { confidence[uuid] }

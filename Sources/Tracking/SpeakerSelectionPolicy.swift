@@ -99,10 +99,15 @@ public struct SpeakerSelectionPolicy: Sendable {
         // Nor is a talker still in their utterance, trailing off, with the larger share, by
         // someone out of the picture: a turn there takes the talker out of it, and what is heard
         // there may be typing or a reflection (a real turn outlasts the utterance's gap).
+        // Unless the challenger's turn would widen the picture to a group: the talker stays in it.
         if let challenger = candidate, let challengerHeard = lastHeard[challenger],
             chosen.contains(where: { framed in
                 let framedShare = share[framed].map { $0 >= (share[challenger] ?? 0) } == true
-                if followsSpeech, unseen.contains(challenger), framedShare, uttered.heard(framed) > 0 { return true }
+                if followsSpeech, unseen.contains(challenger), framedShare, uttered.heard(framed) > 0,
+                    !framesTogether(adding: challenger, at: time, speaking: speaking, fits: fits)
+                {
+                    return true
+                }
                 guard speakers.contains(framed), let framedLast = lastHeard[framed] else { return false }
                 let level = speaking[framed] ?? 0
                 let challengerLevel = speaking[challenger] ?? 0
@@ -133,8 +138,7 @@ public struct SpeakerSelectionPolicy: Sendable {
             if (followsSpeech || framedSpoke) && requests.last?.uuid != candidate { requests.append((time, candidate)) }
             requests.removeAll { time.seconds(since: $0.time) > c.groupWindow }
             let dwelt = chosenSince.map { time.seconds(since: $0) >= c.minimumDwell } ?? true
-            var group = chosen
-            for r in requests where !group.contains(r.uuid) && speaking[r.uuid] != nil { group.append(r.uuid) }
+            let group = framing(with: requests, speaking: speaking)
             let trading =
                 c.groupTurns > 0 && (followsSpeech || framedSaidAWord) && requests.count >= c.groupTurns
                 && fits(Set(group))
@@ -170,6 +174,26 @@ public struct SpeakerSelectionPolicy: Sendable {
         }
         framedHeard = !heard.isDisjoint(with: chosen)
         return chosen
+    }
+
+    /// Whether a turn of `challenger` now would frame people together (a group that fits the
+    /// view, the ones framed among it) rather than swing to them alone.
+    private func framesTogether(
+        adding challenger: UUID, at time: MonotonicInstant, speaking: [UUID: Double], fits: (Set<UUID>) -> Bool
+    ) -> Bool {
+        let c = configuration
+        guard c.groupTurns > 0, followsSpeech else { return false }
+        var recent = requests.filter { time.seconds(since: $0.time) <= c.groupWindow }
+        if recent.last?.uuid != challenger { recent.append((time, challenger)) }
+        guard recent.count >= c.groupTurns else { return false }
+        return fits(Set(framing(with: recent, speaking: speaking)))
+    }
+
+    /// The ones framed with everyone present who asked for the camera in `turns`.
+    private func framing(with turns: [(time: MonotonicInstant, uuid: UUID)], speaking: [UUID: Double]) -> [UUID] {
+        var group = chosen
+        for turn in turns where !group.contains(turn.uuid) && speaking[turn.uuid] != nil { group.append(turn.uuid) }
+        return group
     }
 
     private mutating func choose(_ uuids: [UUID], at time: MonotonicInstant, speech: Bool) {

@@ -260,7 +260,8 @@ import Testing
     /// Runs the policy from 0 to `until` s with a fixed `share` of recent speech; utterances are
     /// fed with whoever is at 0.3 or more. Returns the last choice and the switches.
     func withShare(
-        _ share: [UUID: Double], until end: Double, unseen: Set<UUID> = [], levels: (Double) -> [UUID: Double]
+        _ share: [UUID: Double], until end: Double, unseen: Set<UUID> = [],
+        fits: (Set<UUID>) -> Bool = { _ in true }, levels: (Double) -> [UUID: Double]
     ) -> (last: [UUID], switches: Int) {
         var policy = SpeakerSelectionPolicy()
         var utterances = Utterances()
@@ -271,7 +272,7 @@ import Testing
             utterances.hear(Set(speaking.filter { $0.value >= 0.3 }.keys), for: 0.05)
             last = policy.update(
                 at: MonotonicInstant(seconds: t), speaking: speaking, uttered: utterances, fallback: nil,
-                share: share, unseen: unseen)
+                fits: fits, share: share, unseen: unseen)
             t += 0.05
         }
         return (last, policy.switches)
@@ -309,6 +310,20 @@ import Testing
         #expect(after.last == [b] && after.switches == 1)
         let inPicture = run(share: [a: 0.6, b: 0.3], unseen: false)
         #expect(inPicture.last == [b] && inPicture.switches == 1)
+    }
+
+    /// The same trailing talker in a conversation under way (the other had the floor a moment
+    /// ago): the other's turn now frames both together, which keeps the talker in the picture,
+    /// so it is not held off until the talker's utterance ends. Where the two do not fit the
+    /// view together, it still is.
+    @Test func aTurnThatWidensToAGroupPassesATalkerTrailingOff() {
+        func run(fits: Bool) -> [UUID] {
+            withShare([a: 0.6, b: 0.3], until: 5.6, unseen: [b], fits: { _ in fits }) { t in
+                t < 2 ? [self.a: 0, self.b: 1] : t < 5 ? [self.a: 1, self.b: 0] : [self.a: 0.3, self.b: 0.5]
+            }.last
+        }
+        #expect(Set(run(fits: true)) == [a, b])
+        #expect(run(fits: false) == [a])
     }
 }
 
@@ -391,6 +406,40 @@ import Testing
         #expect(evidence.attributed == [right])  // 0.2 s: carried
         for _ in 0..<10 { evidence.update(speech: true, direction: nil, coherence: nil, people: people, seconds: 0.02) }
         #expect(evidence.attributed.isEmpty)  // 0.4 s: no longer
+    }
+
+    /// A room's reflection: in the middle of a steady talker's speech a clear window points
+    /// where nobody sits. It is carried as a window without a direction is; after silence it
+    /// is nobody's.
+    @Test func aVoiceFromWhereNobodySitsIsCarriedForASteadyTalker() {
+        let left = UUID()
+        let right = UUID()
+        let people = [(uuid: left, angle: -0.3), (uuid: right, angle: 0.3)]
+        var evidence = SpeakerEvidence()
+        for _ in 0..<10 { evidence.update(speech: true, direction: 0.3, coherence: 0.8, people: people, seconds: 0.02) }
+        evidence.update(speech: true, direction: 1.0, coherence: 0.8, people: people, seconds: 0.02)
+        #expect(evidence.attributed == [right])
+        for _ in 0..<20 { evidence.update(speech: true, direction: 1.0, coherence: 0.8, people: people, seconds: 0.02) }
+        #expect(evidence.attributed.isEmpty)  // longer than the carry: nobody's
+        evidence.update(speech: false, direction: nil, coherence: nil, people: people, seconds: 0.02)
+        evidence.update(speech: true, direction: 1.0, coherence: 0.8, people: people, seconds: 0.02)
+        #expect(evidence.attributed.isEmpty)
+        #expect(evidence.utterances.heard(right) > 0.2)  // the carried windows count as the talker's
+    }
+
+    /// A word's reverberant tail: two clear windows land near the other person, then the
+    /// directions scatter. Two windows are too short a run to carry against a direction.
+    @Test func aTailOfTwoWindowsNearSomeoneElseIsNotCarried() {
+        let left = UUID()
+        let right = UUID()
+        let people = [(uuid: left, angle: -0.3), (uuid: right, angle: 0.3)]
+        var evidence = SpeakerEvidence()
+        for _ in 0..<10 { evidence.update(speech: true, direction: -0.3, coherence: 0.8, people: people, seconds: 0.02) }
+        for _ in 0..<2 { evidence.update(speech: true, direction: 0.3, coherence: 0.8, people: people, seconds: 0.02) }
+        evidence.update(speech: true, direction: 1.0, coherence: 0.8, people: people, seconds: 0.02)
+        #expect(evidence.attributed.isEmpty)
+        evidence.update(speech: true, direction: nil, coherence: nil, people: people, seconds: 0.02)
+        #expect(evidence.attributed.isEmpty)  // nor across the windows without a direction after it
     }
 
     /// One clear window after another speaker's is a lone reflection, not a steady talker: it
