@@ -318,9 +318,12 @@ import Testing
     /// view together, it still is.
     @Test func aTurnThatWidensToAGroupPassesATalkerTrailingOff() {
         func run(fits: Bool) -> [UUID] {
-            withShare([a: 0.6, b: 0.3], until: 5.6, unseen: [b], fits: { _ in fits }) { t in
-                t < 2 ? [self.a: 0, self.b: 1] : t < 5 ? [self.a: 1, self.b: 0] : [self.a: 0.3, self.b: 0.5]
-            }.last
+            withShare(
+                [a: 0.6, b: 0.3], until: 5.6, unseen: [b], fits: { _ in fits },
+                levels: { t in
+                    t < 2 ? [self.a: 0, self.b: 1] : t < 5 ? [self.a: 1, self.b: 0] : [self.a: 0.3, self.b: 0.5]
+                }
+            ).last
         }
         #expect(Set(run(fits: true)) == [a, b])
         #expect(run(fits: false) == [a])
@@ -434,7 +437,9 @@ import Testing
         let right = UUID()
         let people = [(uuid: left, angle: -0.3), (uuid: right, angle: 0.3)]
         var evidence = SpeakerEvidence()
-        for _ in 0..<10 { evidence.update(speech: true, direction: -0.3, coherence: 0.8, people: people, seconds: 0.02) }
+        for _ in 0..<10 {
+            evidence.update(speech: true, direction: -0.3, coherence: 0.8, people: people, seconds: 0.02)
+        }
         for _ in 0..<2 { evidence.update(speech: true, direction: 0.3, coherence: 0.8, people: people, seconds: 0.02) }
         evidence.update(speech: true, direction: 1.0, coherence: 0.8, people: people, seconds: 0.02)
         #expect(evidence.attributed.isEmpty)
