@@ -396,12 +396,12 @@ import Testing
 }
 
 @Suite(.tags(.unit)) struct SpeakerEvidenceCarryTests {
+    let left = UUID(), right = UUID()
+    var people: [(uuid: UUID, angle: Double)] { [(left, -0.3), (right, 0.3)] }
+
     /// Between syllables the front end says "speech" with no clear direction: a steady speaker
     /// keeps the credit for `carrySeconds`, no longer.
     @Test func aSteadySpeakerIsCarriedAcrossWindowsWithoutDirection() {
-        let left = UUID()
-        let right = UUID()
-        let people = [(uuid: left, angle: -0.3), (uuid: right, angle: 0.3)]
         var evidence = SpeakerEvidence()
         for _ in 0..<10 { evidence.update(speech: true, direction: 0.3, coherence: 0.8, people: people, seconds: 0.02) }
         #expect(evidence.attributed == [right])
@@ -415,9 +415,6 @@ import Testing
     /// where nobody sits. It is carried as a window without a direction is; after silence it
     /// is nobody's.
     @Test func aVoiceFromWhereNobodySitsIsCarriedForASteadyTalker() {
-        let left = UUID()
-        let right = UUID()
-        let people = [(uuid: left, angle: -0.3), (uuid: right, angle: 0.3)]
         var evidence = SpeakerEvidence()
         for _ in 0..<10 { evidence.update(speech: true, direction: 0.3, coherence: 0.8, people: people, seconds: 0.02) }
         evidence.update(speech: true, direction: 1.0, coherence: 0.8, people: people, seconds: 0.02)
@@ -433,9 +430,6 @@ import Testing
     /// A word's reverberant tail: two clear windows land near the other person, then the
     /// directions scatter. Two windows are too short a run to carry against a direction.
     @Test func aTailOfTwoWindowsNearSomeoneElseIsNotCarried() {
-        let left = UUID()
-        let right = UUID()
-        let people = [(uuid: left, angle: -0.3), (uuid: right, angle: 0.3)]
         var evidence = SpeakerEvidence()
         for _ in 0..<10 {
             evidence.update(speech: true, direction: -0.3, coherence: 0.8, people: people, seconds: 0.02)
@@ -450,9 +444,6 @@ import Testing
     /// One clear window after another speaker's is a lone reflection, not a steady talker: it
     /// is not carried.
     @Test func aLoneClearWindowIsNotCarried() {
-        let left = UUID()
-        let right = UUID()
-        let people = [(uuid: left, angle: -0.3), (uuid: right, angle: 0.3)]
         var evidence = SpeakerEvidence()
         for _ in 0..<10 { evidence.update(speech: true, direction: 0.3, coherence: 0.8, people: people, seconds: 0.02) }
         evidence.update(speech: true, direction: -0.3, coherence: 0.8, people: people, seconds: 0.02)
