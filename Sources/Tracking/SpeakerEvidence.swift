@@ -32,9 +32,10 @@ public struct SpeakerEvidence: Sendable {
     public private(set) var attributed: Set<UUID> = []
     /// Speech windows without a clear direction (between syllables, where only the front end's
     /// hangover says speech goes on) keep the last clear windows' attribution this long (s),
-    /// when it is steady (the same in the last two clear windows): a lone reflection is not
-    /// carried.
+    /// when it is steady (the same in the last `carryAfterWindows` clear windows): a lone
+    /// reflection is not carried.
     public var carrySeconds = 0.3
+    public var carryAfterWindows = 2
     /// A clear window pointing where nobody sits is evidence against the talker, not just its
     /// absence: it is carried only when the attribution has held this many clear windows in a row
     /// (a word's reverberant tail, a few scattered windows near someone else, is not).
@@ -96,7 +97,7 @@ public struct SpeakerEvidence: Sendable {
                 target[person.uuid] = lips[person.uuid]
                 attributed.insert(person.uuid)
             }
-            if attributed.isEmpty, let clear = carried(for: seconds, afterRun: 2) {
+            if attributed.isEmpty, let clear = carried(for: seconds, afterRun: carryAfterWindows) {
                 target = clear.target
                 attributed = clear.attributed
             }
