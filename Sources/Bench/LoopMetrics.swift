@@ -24,7 +24,7 @@ public struct LoopMetrics: Sendable {
     public let viewWidth: Double
     public let viewHeight: Double
     public let focalLength: Double
-    /// The latest frames, at most `window` of them (a run of days keeps the last hour or so).
+    /// The latest frames, at most `window` of them (a run of days keeps the latest minutes).
     public private(set) var samples: [LoopSample] = []
     public let window: Int
     private let trimAt: Int
@@ -43,6 +43,8 @@ public struct LoopMetrics: Sendable {
         self.window = window
         // Dropped in batches, so that keeping the window costs one copy every quarter window.
         trimAt = window > Int.max - window / 4 - 1 ? Int.max : window + window / 4 + 1
+        // A bounded window takes its room once, rather than growing by copies for its first minutes.
+        if trimAt < Int.max { samples.reserveCapacity(trimAt) }
     }
 
     public mutating func record(_ sample: LoopSample) {

@@ -15,7 +15,11 @@ public struct StageTimings: Sendable {
     public mutating func record(_ stage: String, milliseconds: Double) {
         guard var stored = samples[stage] else {
             order.append(stage)
-            samples[stage] = [milliseconds]
+            // Its room is taken once: the resident size does not grow by copies as the buffer fills.
+            var first: [Double] = []
+            first.reserveCapacity(capacity)
+            first.append(milliseconds)
+            samples[stage] = first
             return
         }
         samples[stage] = nil  // keep the array uniquely referenced while it is changed

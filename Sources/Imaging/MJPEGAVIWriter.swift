@@ -1,26 +1,40 @@
 import DockCore
+import Glibc
 
 /// An MJPEG AVI written without a video library: each frame a JPEG from libturbojpeg (4:2:0), in
 /// a RIFF AVI 1.0 file with an `idx1` index, the file webcams record and players read. The
 /// headers' sizes and frame counts are brought up to date every `refreshFrames` frames, so a
 /// file cut short (a crash, a pulled plug) still plays; the index goes at the end on `close`.
 /// A file stops short of `fileLimit` (2 GB by default: what older players read) and the
-/// recording goes on in NAME-2.avi, NAME-3.avi, … Its memory is the index of the current file,
-/// 16 bytes a frame.
+/// recording goes on in NAME-2.avi, NAME-3.avi, … With `keepBytes` the recording keeps only
+/// its newest parts, like a dashboard camera: a part stops short of a quarter of it, and
+/// starting a part removes the oldest ones until the kept parts and the new one fit, so a
+/// service that records for months never fills its disk. The index waits in NAME.avi.idx
+/// beside the file (16 bytes a frame) until the file is finished, so the writer's memory does
+/// not grow with the recording; a file cut short leaves it behind and plays without it.
 public final class MJPEGAVIWriter: VideoFileWriting {
     public let size: PixelSize
     public let quality: Int
     public let fileLimit: Int64
+    /// The most the kept parts take together, bytes; nil keeps every part.
+    public let keepBytes: Int64?
     /// The file being written.
     public private(set) var path: String
     /// Frames written, over every file.
     public private(set) var framesWritten = 0
+    /// Oldest parts removed to stay within `keepBytes`.
+    public private(set) var partsRemoved = 0
+    /// Finished parts still on disk, oldest first, with their sizes.
+    private var keptParts: [(path: String, bytes: Int64)] = []
     private let basePath: String
     private let microsecondsPerFrame: UInt32
     private let rate: UInt32
     private var descriptor: FileDescriptor?
     private var length: Int64 = 0
-    private var index: [UInt8] = []
+    /// Index entries not yet in the index file (at most `refreshFrames` of them).
+    private var pendingIndex: [UInt8] = []
+    private var indexFile: FileDescriptor?
+    private var indexBytes = 0
     private var framesInFile = 0
     private var largestChunk = 0
     private var part = 1
@@ -29,12 +43,14 @@ public final class MJPEGAVIWriter: VideoFileWriting {
     static let moviType: Int64 = 220
 
     public init(
-        path: String, size: PixelSize, fps: Double, quality: Int = 80, fileLimit: Int64 = 2_000_000_000
+        path: String, size: PixelSize, fps: Double, quality: Int = 80, fileLimit: Int64 = 2_000_000_000,
+        keepBytes: Int64? = nil
     ) throws(ImagingError) {
-        precondition(fps > 0 && fileLimit > 4096)
+        precondition(fps > 0 && fileLimit > 4096 && (keepBytes ?? .max) / 4 > 4096)
         self.size = size
         self.quality = quality
-        self.fileLimit = fileLimit
+        self.fileLimit = keepBytes.map { min(fileLimit, $0 / 4) } ?? fileLimit
+        self.keepBytes = keepBytes
         self.path = path
         basePath = path.hasSuffix(".avi") ? String(path.dropLast(4)) : path
         microsecondsPerFrame = UInt32((1e6 / fps).rounded())
@@ -52,9 +68,11 @@ public final class MJPEGAVIWriter: VideoFileWriting {
         }
         let jpeg = try frame.jpegData(quality: quality)
         let padded = jpeg.count + jpeg.count % 2
-        let ending = max(length, Self.moviType + 4) + 8 + Int64(padded) + 8 + Int64(index.count + 16)
+        let ending = max(length, Self.moviType + 4) + 8 + Int64(padded) + 8 + Int64(indexBytes + 16)
         if framesInFile > 0, ending > fileLimit {
             try finishFile()
+            keptParts.append((path, length))
+            try removeOldestParts()
             part += 1
             try open("\(basePath)-\(part).avi")
         }
@@ -64,14 +82,18 @@ public final class MJPEGAVIWriter: VideoFileWriting {
         var bytes = header + Self.fourCC("00dc") + Self.le32(UInt32(jpeg.count)) + jpeg
         if jpeg.count % 2 == 1 { bytes.append(0) }
         try perform { (d) throws(Errno) in try d.writeAll(bytes) }
-        index +=
+        pendingIndex +=
             Self.fourCC("00dc") + Self.le32(0x10) + Self.le32(UInt32(chunkStart - Self.moviType))
             + Self.le32(UInt32(jpeg.count))
         length = chunkStart + Int64(bytes.count - header.count)
         framesInFile += 1
         framesWritten += 1
         largestChunk = max(largestChunk, jpeg.count)
-        if framesInFile % Self.refreshFrames == 0 { try refreshHeaders(indexed: false) }
+        indexBytes += 16
+        if framesInFile % Self.refreshFrames == 0 {
+            try flushIndex()
+            try refreshHeaders(indexed: false)
+        }
     }
 
     /// Adds the index and the final sizes; later writes fail.
@@ -85,9 +107,13 @@ public final class MJPEGAVIWriter: VideoFileWriting {
         do { descriptor = try FileDescriptor.create(file) } catch {
             throw ImagingError(operation: "open video", message: "cannot create \(file): \(error)")
         }
+        do { indexFile = try FileDescriptor.create(Self.indexPath(of: file)) } catch {
+            throw ImagingError(operation: "open video", message: "cannot create \(Self.indexPath(of: file)): \(error)")
+        }
         path = file
         length = 0
-        index = []
+        pendingIndex.removeAll(keepingCapacity: true)
+        indexBytes = 0
         framesInFile = 0
         largestChunk = 0
     }
@@ -102,11 +128,61 @@ public final class MJPEGAVIWriter: VideoFileWriting {
         defer {
             descriptor?.close()
             descriptor = nil
+            indexFile?.close()
+            indexFile = nil
+            try? FileDescriptor.removeFile(Self.indexPath(of: path))
         }
-        let trailer = Self.fourCC("idx1") + Self.le32(UInt32(index.count)) + index
-        try perform { (d) throws(Errno) in try d.writeAll(trailer) }
-        try refreshHeaders(indexed: true, fileLength: length + Int64(trailer.count))
-        length += Int64(trailer.count)
+        try flushIndex()
+        try perform { (d) throws(Errno) in try d.writeAll(Self.fourCC("idx1") + Self.le32(UInt32(indexBytes))) }
+        try copyIndex()
+        let trailer = Int64(8 + indexBytes)
+        try refreshHeaders(indexed: true, fileLength: length + trailer)
+        length += trailer
+    }
+
+    static func indexPath(of file: String) -> String { file + ".idx" }
+
+    /// Puts the entries waiting in memory into the index file.
+    private func flushIndex() throws(ImagingError) {
+        guard let indexFile, !pendingIndex.isEmpty else { return }
+        do { try indexFile.writeAll(pendingIndex) } catch {
+            throw ImagingError(operation: "write video", message: "\(Self.indexPath(of: path)): \(error)")
+        }
+        pendingIndex.removeAll(keepingCapacity: true)
+    }
+
+    /// Appends the index file to the video, a block at a time.
+    private func copyIndex() throws(ImagingError) {
+        let indexPath = Self.indexPath(of: path)
+        do {
+            let source = try FileDescriptor.open(indexPath, O_RDONLY)
+            defer { source.close() }
+            var block = [UInt8](repeating: 0, count: 65_536)
+            var copied = 0
+            while copied < indexBytes {
+                let count = try source.read(into: &block)
+                guard count > 0 else { throw Errno.io }  // the index file was cut short under us
+                try descriptor?.writeAll(Array(block[..<count]))
+                copied += count
+            }
+        } catch {
+            throw ImagingError(operation: "write video", message: "\(path): its index from \(indexPath): \(error)")
+        }
+    }
+
+    /// Makes room for a new part within `keepBytes`: the oldest parts go first.
+    private func removeOldestParts() throws(ImagingError) {
+        guard let keepBytes else { return }
+        while let oldest = keptParts.first, keptParts.reduce(fileLimit, { $0 + $1.bytes }) > keepBytes {
+            do { try FileDescriptor.removeFile(oldest.path) } catch {
+                // A part someone already took away is gone all the same.
+                guard error == .noEntry else {
+                    throw ImagingError(operation: "remove old video", message: "cannot remove \(oldest.path): \(error)")
+                }
+            }
+            keptParts.removeFirst()
+            partsRemoved += 1
+        }
     }
 
     /// The counts and sizes the headers carry, written in place.

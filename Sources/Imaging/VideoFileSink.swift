@@ -20,14 +20,17 @@ public final class VideoFileSink: Sendable {
     public let size: PixelSize
     private let sink: FileSinkThread<Frame>
 
-    /// A video of `size` at `fps`: an .avi is MJPEG written by `MJPEGAVIWriter`, anything else
-    /// goes through OpenCV.
+    /// A video of `size` at `fps`: an .avi is MJPEG written by `MJPEGAVIWriter` (which keeps
+    /// only the newest `keepBytes` when given), anything else goes through OpenCV.
     public convenience init(
-        path: String, size: PixelSize, fps: Double, depth: Int = 3, waitsWhenFull: Bool = false
+        path: String, size: PixelSize, fps: Double, keepBytes: Int64? = nil, depth: Int = 3,
+        waitsWhenFull: Bool = false
     ) throws(ImagingError) {
+        precondition(keepBytes == nil || path.hasSuffix(".avi"), "only an .avi recording is kept in parts")
         let writer: any VideoFileWriting =
             path.hasSuffix(".avi")
-            ? try MJPEGAVIWriter(path: path, size: size, fps: fps) : try VideoWriter(path: path, size: size, fps: fps)
+            ? try MJPEGAVIWriter(path: path, size: size, fps: fps, keepBytes: keepBytes)
+            : try VideoWriter(path: path, size: size, fps: fps)
         self.init(path: path, size: size, writer: writer, depth: depth, waitsWhenFull: waitsWhenFull)
     }
 

@@ -465,6 +465,19 @@ extension DockdOption {
             key: .init(section: "run", name: "output_video", kind: .path, summary: "annotated video to write (path)")
         ) { o, v in o.configuration.outputVideo = v },
         DockdOption(
+            "--output-keep", "MIB", .run,
+            help: [
+                "keep only the newest MIB of annotated video: it goes in parts of a",
+                "quarter of that, and the oldest part is removed (an .avi --output)",
+            ],
+            key: .init(
+                section: "run", name: "output_video_keep_mib", kind: .value,
+                summary: "most annotated video kept, MiB; older parts are removed")
+        ) { o, v in
+            o.configuration.outputVideoKeepBytes =
+                Int64(try OptionValue.integer(v, "--output-keep", in: 64...100_000_000)) * 1_048_576
+        },
+        DockdOption(
             "--trace", "FILE", .run,
             help: ["write a per-frame CSV trace (time, pose, commands, subjects)"],
             key: .init(section: "run", name: "trace", kind: .path, summary: "per-frame CSV trace to write (path)")

@@ -12,10 +12,12 @@ public enum LogFormat: String, Sendable { case text, json }
 
 /// dockd's command line.
 public struct DockdOptions: Sendable {
-    /// The daemon keeps no record per frame in memory: the trace goes to its file as it comes.
+    /// The daemon keeps no record per frame in memory: the trace goes to its file as it comes,
+    /// and its live figures cover the latest minutes.
     public var configuration = { () -> SessionConfiguration in
         var c = SessionConfiguration()
         c.keepFrameRecords = false
+        c.timingWindow = SessionConfiguration.liveWindowFrames
         return c
     }()
     public var quiet = false
@@ -134,6 +136,11 @@ public struct DockdOptions: Sendable {
             }
         } else if c.audioDevice != nil {
             throw UsageError("--audio-device listens live and goes with --camera; a recording takes --audio FILE")
+        }
+        if c.outputVideoKeepBytes != nil, !(c.outputVideo ?? "").hasSuffix(".avi") {
+            throw UsageError(
+                "--output-keep rotates an MJPEG .avi recording: give --output FILE.avi (got \(c.outputVideo ?? "no --output"))"
+            )
         }
         if let out = c.videoOut, out.device.isEmpty {
             throw UsageError("--video-out-size sizes the virtual camera: name it with --video-out /dev/videoN")

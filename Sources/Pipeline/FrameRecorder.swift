@@ -16,9 +16,6 @@ struct FrameRecorder {
     private var video: VideoFileSink?
     private var notices: [String] = []
     private var traceFile: TraceFile?
-    /// The live figures' frames: about an hour at 30 fps, so that a demo left running keeps a
-    /// bounded record (the share in view covers the whole run).
-    static let liveFigureWindow = 108_000
 
     init(configuration: SessionConfiguration, rig: Rig, detectorName: String) throws(SessionError) {
         self.configuration = configuration
@@ -29,7 +26,8 @@ struct FrameRecorder {
             metrics = LoopMetrics(
                 viewWidth: Double(camera.referenceDimensions.width),
                 viewHeight: Double(camera.referenceDimensions.height),
-                focalLength: camera.intrinsics.fx, window: configuration.keepFrameRecords ? .max : Self.liveFigureWindow
+                focalLength: camera.intrinsics.fx,
+                window: configuration.keepFrameRecords ? .max : SessionConfiguration.liveWindowFrames
             )
         }
         if let path = configuration.outputVideo {
@@ -37,7 +35,7 @@ struct FrameRecorder {
                 // On media time nothing is late: the video waits for the disk and keeps every frame.
                 video = try VideoFileSink(
                     path: path, size: Frame.viewingSize(of: camera.referenceDimensions), fps: rig.nominalFrameRate,
-                    waitsWhenFull: rig.timing == .lockStep)
+                    keepBytes: configuration.outputVideoKeepBytes, waitsWhenFull: rig.timing == .lockStep)
             } catch {
                 throw SessionError("cannot write the annotated video: \(error)")
             }

@@ -85,6 +85,8 @@ public struct SessionConfiguration: Sendable {
     public var controlLaw = ControlLawChoice.dock
     public var pid = PIDConfiguration()
     public var outputVideo: String?
+    /// The most annotated video kept on disk, bytes: older parts are removed (`--output-keep`).
+    public var outputVideoKeepBytes: Int64?
     /// The per-frame trace, written to this file as the run goes (`--trace`).
     public var tracePath: String?
     /// The virtual camera every captured frame is written to, clean (`--video-out`).
@@ -125,6 +127,9 @@ public struct SessionConfiguration: Sendable {
     public var keepFrameRecords = true
     /// Per-stage timings kept for percentiles: the latest this many frames.
     public var timingWindow = 100_000
+    /// How many of the latest frames a service's live figures cover (stage timings, error
+    /// percentiles): ten minutes at 30 fps, held in a fixed few MiB however long it runs.
+    public static let liveWindowFrames = 18_000
 
     public init() {}
 

@@ -55,7 +55,10 @@ import Testing
         for i in 0..<60 { try writer.write(frame(i)) }
         let copy = path + ".copy.avi"
         try FileManager.default.copyItem(atPath: path, toPath: copy)
+        // The index waits beside the file until the end, not in memory.
+        #expect(FileManager.default.fileExists(atPath: path + ".idx"))
         writer.close()
+        #expect(!FileManager.default.fileExists(atPath: path + ".idx"))
         #expect(try MJPEGAVIReader(path: copy).frameCount == 60)
         #expect(try VideoClip.read(path: copy).frames.count == 60)
     }
@@ -77,6 +80,33 @@ import Testing
             total += try VideoClip.read(path: file).frames.count
         }
         #expect(total == 100 && writer.framesWritten == 100)
+        let left = try FileManager.default.contentsOfDirectory(atPath: (base as NSString).deletingLastPathComponent)
+        #expect(!left.contains { $0.hasSuffix(".idx") }, "\(left)")
+    }
+
+    /// With a budget, the recording keeps its newest parts only: the oldest files go, what is
+    /// left fits the budget, and every file left still plays.
+    @Test func aKeptRecordingRemovesItsOldestParts() throws {
+        let base = folder("avi-kept") + "/kept"
+        let writer = try MJPEGAVIWriter(
+            path: base + ".avi", size: PixelSize(width: 64, height: 48), fps: 30, keepBytes: 80_000)
+        #expect(writer.fileLimit == 20_000)
+        for i in 0..<300 { try writer.write(frame(i)) }
+        writer.close()
+        let parts = (1...60).map { $0 == 1 ? base + ".avi" : "\(base)-\($0).avi" }
+        let kept = parts.filter { FileManager.default.fileExists(atPath: $0) }
+        let numbers = kept.compactMap { parts.firstIndex(of: $0) }
+        // The newest parts, without a gap, ending with the one being written.
+        #expect(writer.partsRemoved >= 4 && !kept.contains(base + ".avi") && kept.last == writer.path)
+        #expect(numbers == Array(numbers[0]..<(numbers[0] + kept.count)))
+        #expect(writer.partsRemoved == numbers[0])
+        var bytes = 0
+        var frames = 0
+        for file in kept {
+            bytes += (try FileManager.default.attributesOfItem(atPath: file)[.size] as? Int) ?? 0
+            frames += try VideoClip.read(path: file).frames.count
+        }
+        #expect(bytes <= 80_000 && frames > 0 && frames < 300)
     }
 
     /// A full disk fails the write that meets it, with the system's reason; a folder that

@@ -41,6 +41,8 @@ import Testing
         #expect(abs(c.gimbalModel.latency - 0.08) < 1e-12 && c.mediaDirectory == "/media")
         #expect(c.profile == .small && c.profile.perceptionRate == 15)
         #expect(try DockdOptions.parse([]).configuration.profile.perceptionRate == nil)
+        let kept = try DockdOptions.parse(["--output-keep", "512", "--output", "o.avi"]).configuration
+        #expect(kept.outputVideoKeepBytes == Int64(512) << 20)
     }
 
     @Test(arguments: [
@@ -53,6 +55,9 @@ import Testing
         (["--demo", "--source", "x.avi"], "exclude each other"),
         (["stray"], "unexpected argument 'stray'"),
         (["--profile", "pi"], "--profile must be desktop or small, got 'pi'"),
+        (["--output", "o.mp4", "--output-keep", "512"], "--output-keep rotates an MJPEG .avi recording"),
+        (["--output-keep", "512"], "give --output FILE.avi (got no --output)"),
+        (["--output", "o.avi", "--output-keep", "10"], "--output-keep must be between 64 and"),
     ])
     func badCommandLinesSayWhatIsWrong(_ arguments: [String], _ message: String) {
         #expect {

@@ -102,23 +102,26 @@ import Testing
     }
 
     @Test func driftAndSlopeOfKnownSamples() throws {
-        // 1 MiB every minute after a one-minute warm-up: drift 3 MiB over three minutes, slope 10 MiB per 10 minutes.
+        // 1 MiB every minute after a one-minute warm-up: 3 MiB over three minutes from end to end, slope 10 MiB per 10 minutes.
         let mib = 1_048_576.0
         let memory: [(time: Double, bytes: Double, heap: Double)] = (0...4).map { (i: Int) in
             (Double(i) * 60, 50 * mib + Double(max(0, i - 1)) * mib, 20 * mib)
         }
         let result = SoakCommand.Result(summary: SessionSummary(), memory: memory, lagFrames: [], warmUp: 60)
-        #expect(result.driftBytes == 3 * mib)
+        #expect(result.endToEndBytes == 3 * mib)
         #expect(abs(result.slopeBytesPerTenMinutes! - 10 * mib) < 1)
+        #expect(result.driftBytes == nil, "six samples after warm-up are needed for the resident size's floor")
         #expect(result.heapDriftBytes == nil, "six samples after warm-up are needed for the heap's floor")
-        // The heap's floor: frames in flight at a sample (+2 MiB) do not count, a rising floor does.
+        // The floors: frames in flight at a sample (+2 MiB of heap, +5 MiB resident) do not
+        // count, though the last sample caught some; a rising floor does.
         let spiky: [(time: Double, bytes: Double, heap: Double)] = (0...12).map { (i: Int) in
-            let inFlight: Double = i % 3 == 0 ? 2 * mib : 0
+            let inFlight: Double = i % 3 == 0 ? 1 : 0
             let leaked: Double = i >= 10 ? 0.5 * mib : 0
-            return (Double(i) * 15, 60 * mib, 20 * mib + inFlight + leaked)
+            return (Double(i) * 15, 60 * mib + inFlight * 5 * mib, 20 * mib + inFlight * 2 * mib + leaked)
         }
         let floor = SoakCommand.Result(summary: SessionSummary(), memory: spiky, lagFrames: [], warmUp: 60)
         #expect(floor.heapDriftBytes == 0.5 * mib)
+        #expect(floor.endToEndBytes == 5 * mib && floor.driftBytes == 0)
         // The sample after the run (heap NaN: the pipeline's buffers are gone) does not count.
         let ended = SoakCommand.Result(
             summary: SessionSummary(), memory: spiky + [(181, 50 * mib, .nan)], lagFrames: [], warmUp: 60)
@@ -153,7 +156,7 @@ import Testing
             SoakCommand.failures(SoakCommand.Result(summary: busy, memory: flat, lagFrames: [], warmUp: 60)).isEmpty)
         let growing: [(time: Double, bytes: Double, heap: Double)] = (0...12).map { (i: Int) in
             let n = Double(i)
-            return (n * 15, 100 * mib + n * mib, 40 * mib + n * 0.5 * mib)
+            return (n * 15, 100 * mib + n * 1.5 * mib, 40 * mib + n * 0.5 * mib)
         }
         summary.rateContractErrors = 2
         summary.deadmanStops = 1
@@ -164,7 +167,7 @@ import Testing
             SoakCommand.Result(summary: summary, memory: growing, lagFrames: [], warmUp: 60))
         #expect(failures.count == 5)
         #expect(failures.first == "the heap in use grew 3.00 MiB after warm-up (limit 1 MiB)")
-        #expect(failures.contains("RSS drifted 8.00 MiB after warm-up (limit 8 MiB)"))
+        #expect(failures.contains("the resident size's floor rose 9.00 MiB after warm-up (limit 8 MiB)"))
         #expect(failures.last == "330 of 5030 frames dropped for lateness (limit 5 %)")
     }
 }

@@ -33,6 +33,11 @@ public struct FileDescriptor: RawRepresentable, Sendable, Hashable {
             rawValue: retryingOnInterrupt { Glibc.open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644) }.get())
     }
 
+    /// Removes the file at `path` (a recording's oldest part).
+    public static func removeFile(_ path: String) throws(Errno) {
+        _ = try retryingOnInterrupt { Glibc.unlink(path) }.get()
+    }
+
     /// A new socket (`SOCK_CLOEXEC` added).
     public static func socket(_ domain: Int32, _ type: Int32, _ protocol: Int32 = 0) throws(Errno) -> FileDescriptor {
         try FileDescriptor(
