@@ -216,7 +216,8 @@ public struct SoakCommand {
             out.append(String(format: "the heap in use grew %.2f MiB after warm-up (limit 1 MiB)", drift / mib))
         }
         if let drift = r.driftBytes, drift >= 8 * mib {
-            out.append(String(format: "the resident size's floor rose %.2f MiB after warm-up (limit 8 MiB)", drift / mib))
+            out.append(
+                String(format: "the resident size's floor rose %.2f MiB after warm-up (limit 8 MiB)", drift / mib))
         }
         if r.driftBytes == nil || r.heapDriftBytes == nil {
             out.append("too short to measure drift (give at least 2 minutes)")
