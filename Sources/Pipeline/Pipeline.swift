@@ -131,6 +131,7 @@ public final class Pipeline: PipelineSession {
         var summary = SessionSummary()
         summary.detectorName = detectorName
         summary.outputVideo = configuration.outputVideo
+        summary.outputVideoKeepBytes = configuration.outputVideoKeepBytes
         summary.tracePath = configuration.tracePath
         summary.timings = StageTimings(capacity: configuration.timingWindow)
         let cpuStart = SessionSummary.processCPUSeconds()

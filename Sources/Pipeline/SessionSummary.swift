@@ -30,6 +30,8 @@ public struct SessionSummary: Sendable {
     /// The motor device's command latency: its own figure, and as measured from its starts.
     public var commandLatency: (declared: Double, measured: Double?, starts: Int)?
     public var outputVideo: String?
+    /// The most of it kept on disk (`--output-keep`), bytes.
+    public var outputVideoKeepBytes: Int64?
     /// Why the annotated video stopped early (a full disk), when it did; its frames written and
     /// dropped because the disk fell behind.
     public var outputVideoError: String?
@@ -126,7 +128,8 @@ public struct SessionSummary: Sendable {
             let dropped = outputVideoFrames.map {
                 $0.dropped > 0 ? " (\($0.dropped) frames dropped: the disk fell behind)" : ""
             }
-            lines.append("annotated video: \(outputVideo)" + (dropped ?? ""))
+            let kept = outputVideoKeepBytes.map { " and its numbered parts, the newest \($0 >> 20) MiB kept" } ?? ""
+            lines.append("annotated video: \(outputVideo)" + kept + (dropped ?? ""))
         }
         if let traceError {
             lines.append(traceError)

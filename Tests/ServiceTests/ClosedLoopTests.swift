@@ -254,4 +254,20 @@ import Testing
         let size = (try FileManager.default.attributesOfItem(atPath: path)[.size] as? UInt64) ?? 0
         #expect(size > 100_000)
     }
+
+    /// With a budget, the run's video is kept in parts and the oldest go: what is left fits.
+    @Test func aKeptVideoStaysWithinItsBudget() throws {
+        var c = configuration
+        let folder = Fixtures.temporaryDirectory("video-kept")
+        c.outputVideo = folder + "/out.avi"
+        c.outputVideoKeepBytes = 400_000
+        let summary = try Pipeline(simulating: c).run()
+        #expect(summary.outputVideoError == nil && summary.outputVideoFrames?.written == 75)
+        #expect(summary.report().contains("annotated video: \(folder)/out.avi and its numbered parts"))
+        let files = try FileManager.default.contentsOfDirectory(atPath: folder)
+        let bytes = try files.reduce(0) {
+            $0 + ((try FileManager.default.attributesOfItem(atPath: folder + "/" + $1)[.size] as? Int) ?? 0)
+        }
+        #expect(!files.contains("out.avi") && files.count >= 2 && bytes <= 400_000, "\(files)")
+    }
 }
