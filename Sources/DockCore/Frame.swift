@@ -32,6 +32,10 @@ public struct Frame: Sendable {
     /// Where the head pointed when the frame was taken, when a rig knows it (a simulated camera
     /// renders at this pose; a live rig reads it from the motor device's feedback).
     public var headPose: Vector3D?
+    /// Where a simulated camera truly pointed when its picture was rendered: the pose its
+    /// ground truth is taken at, which differs from `headPose` on a head mounted other than
+    /// configured. nil for a real camera.
+    public var truePose: Vector3D?
     /// A finer picture of the same instant, when the frame was made small for detection
     /// (see `FrameDetail`).
     public var detail: (any FrameDetail)?

@@ -13,6 +13,9 @@ public struct GimbalModel: Sendable, Hashable {
     public var speedStep: Double  // rad/s; 0 = continuous
     public var yawRange: ClosedRange<Double>
     public var pitchRange: ClosedRange<Double>
+    /// How the head is mounted: on an inverted axis the camera turns opposite to what the
+    /// head reads (a head hung upside down). The engine knows only the reading.
+    public var mount = MountDirections.normal
 
     public init(
         maximumSpeed: Double = 3.0, maximumAcceleration: Double = 12.0, latency: Double = 0.04,

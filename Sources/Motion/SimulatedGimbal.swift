@@ -6,9 +6,11 @@ public final class SimulatedGimbal: MotorBackend {
     public let name = "simulated gimbal"
     public let capabilities: MotorCapabilities
     private let state: Protected<GimbalDynamics>
+    private let model: GimbalModel
 
     public init(model: GimbalModel = GimbalModel(), start: MonotonicInstant = .zero, position: Vector3D = Vector3D()) {
         state = Protected(GimbalDynamics(model: model, start: start, position: position))
+        self.model = model
         // Ranges here are the hard stops; the controller stays a little inside them.
         let yaw = try? AxisLimit(
             positionRange: model.yawRange.lowerBound..<model.yawRange.upperBound,
@@ -33,6 +35,11 @@ public final class SimulatedGimbal: MotorBackend {
             return MotionState(
                 angularPositions: dynamics.position, angularVelocities: dynamics.velocity, time: dynamics.time)
         }
+    }
+
+    /// Where the camera truly points at `time`: the head's reading, turned by its mount.
+    public func cameraPose(at time: MonotonicInstant) -> Vector3D {
+        model.mount.camera(motionState(at: time).angularPositions)
     }
 
     public func advance(to time: MonotonicInstant) {

@@ -129,6 +129,27 @@ extension DockdOption {
                 section: "gimbal", name: "latency_ms", kind: .value, summary: "the simulated gimbal's command latency")
         ) { o, v in o.configuration.gimbalModel.latency = try OptionValue.number(v, "--latency", in: 0...1000) / 1000 },
         DockdOption(
+            "--pan-direction", "normal|inverted", .gimbal,
+            help: [
+                "inverted: the head turns the camera the other way from what it",
+                "reads (hung upside down, or the controller set up so)",
+            ],
+            key: .init(section: "gimbal", name: "pan_direction", kind: .value, summary: "`normal` or `inverted`")
+        ) { o, v in
+            o.configuration.mount.panInverted =
+                try OptionValue.choice(v, AxisDirection.self, or: "--pan-direction must be normal or inverted")
+                == .inverted
+        },
+        DockdOption(
+            "--tilt-direction", "normal|inverted", .gimbal,
+            help: ["inverted: the head tilts the camera the other way from what it reads"],
+            key: .init(section: "gimbal", name: "tilt_direction", kind: .value, summary: "`normal` or `inverted`")
+        ) { o, v in
+            o.configuration.mount.tiltInverted =
+                try OptionValue.choice(v, AxisDirection.self, or: "--tilt-direction must be normal or inverted")
+                == .inverted
+        },
+        DockdOption(
             "--buttons", "DEVICE", .gimbal,
             help: [
                 "a remote's or the gimbal's keys (/dev/input/by-id/…-event-kbd):",

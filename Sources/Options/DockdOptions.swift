@@ -149,6 +149,9 @@ public struct DockdOptions: Sendable {
 
 }
 
+/// Which way an axis of the head turns the camera, by the names dockd takes.
+enum AxisDirection: String { case normal, inverted }
+
 /// The framing modes by the names dockd takes.
 enum FramingModeName: String {
     case automatic, center, left, right

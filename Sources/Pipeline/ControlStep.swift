@@ -1,7 +1,9 @@
 import Bench
+import Control
 import DockCore
 import DockKit
 import Foundation
+import Motion
 import Tracking
 
 /// What the perception step hands the control step: whom to frame, as of which frame.
@@ -11,6 +13,8 @@ struct ControlTarget: Sendable {
     var sound: NormalizedRect?
     var camera: CameraInformation
     var stamp: FrameStamp
+    /// The head's reading when the frame was taken.
+    var pose = Vector3D()
 }
 
 /// The control step's figures, shared by the control thread and whoever reports them.
@@ -21,6 +25,8 @@ struct ControlFigures: Sendable {
     /// carried yet.
     var commandLatencies = StageTimings()
     var lastCommand = Vector3D()
+    /// Why the tracking stopped for good, when the head ran away from the person.
+    var runawayStop: String?
 }
 
 /// One control tick: the feeder's pacing (a fresh result at once, inside 10–30 Hz) →
@@ -33,8 +39,21 @@ struct ControlStep {
     let figures: Protected<ControlFigures>
     /// The newest frame a call has carried: a target from a newer one is fresh.
     private var lastCarried: FrameStamp?
+    /// Watches for a head turning the camera away from whom it chases; it stops the tracking.
+    private var wrongDirection = WrongDirectionGuard()
+    /// The newest frame the guard has seen.
+    private var lastWatched: FrameStamp?
+    /// Said once when the guard stops the tracking (the pipeline logs it).
+    let notices: Protected<[String]>
+    /// The mount the head was configured with: the line names the other one.
+    let mount: MountDirections
 
-    init(feeder: TrackFeeder, accessory: LocalDock, monitor: SessionMonitor, figures: Protected<ControlFigures>) {
+    init(
+        feeder: TrackFeeder, accessory: LocalDock, monitor: SessionMonitor, figures: Protected<ControlFigures>,
+        notices: Protected<[String]>, mount: MountDirections
+    ) {
+        self.notices = notices
+        self.mount = mount
         self.feeder = feeder
         self.accessory = accessory
         self.monitor = monitor
@@ -54,6 +73,10 @@ struct ControlStep {
         defer { accessory.service(at: now) }
         // With system tracking off the client drives the motors; the pipeline only watches.
         guard let target, accessory.isSystemTrackingEnabled else { return }
+        if target.stamp != lastWatched, let finding = watch(target) {
+            stopRunningAway(finding)
+            return
+        }
         let fresh = target.stamp != lastCarried
         guard feeder.isDue(at: now, fresh: fresh) else { return }
         let observations =
@@ -82,5 +105,39 @@ struct ControlStep {
             figures.withLock { $0.rateContractErrors += 1 }
             monitor.recordRateContractError()
         }
+    }
+
+    /// Shows the guard a new frame's framed subject; a finding when the head is running away.
+    private mutating func watch(_ target: ControlTarget) -> WrongDirectionGuard.Finding? {
+        lastWatched = target.stamp
+        let subject = target.sound == nil ? target.framed.first : nil
+        var offset = (yaw: 0.0, pitch: 0.0)
+        if let subject {
+            let box = ImageCoordinates(size: target.camera.referenceDimensions).pixels(subject.rect)
+            offset = AngularError.toCenter(
+                PixelPoint(x: box.midX, y: box.midY), intrinsics: target.camera.intrinsics, pitch: target.pose.x)
+        }
+        return wrongDirection.observe(
+            time: target.stamp.time.seconds(since: .zero), subject: subject?.id, pose: target.pose, offset: offset)
+    }
+
+    /// Stops the tracking for good on a head running away from the person, and says what to do.
+    private func stopRunningAway(_ finding: WrongDirectionGuard.Finding) {
+        accessory.setSystemTrackingEnabled(false)
+        let degrees = 180 / Double.pi
+        let inverted = finding.axis == .pan ? mount.panInverted : mount.tiltInverted
+        let setting =
+            (finding.axis == .pan ? "--pan-direction " : "--tilt-direction ") + (inverted ? "normal" : "inverted")
+        let axis = finding.axis.rawValue
+        let turned = String(format: "%.1f°", finding.turned * degrees)
+        let drifted = String(format: "%.1f°", abs(finding.drifted) * degrees)
+        let line =
+            "motors stopped: the head turned the camera away from the subject (\(axis) \(turned), the subject "
+            + "\(drifted) further off): its \(axis) runs the other way on this mount; start again with \(setting)"
+        figures.withLock {
+            $0.runawayStop = line
+            $0.lastCommand = Vector3D()
+        }
+        notices.withLock { $0.append(line) }
     }
 }

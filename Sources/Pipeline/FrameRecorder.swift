@@ -83,7 +83,9 @@ struct FrameRecorder {
         guard let truth = rig.truth, var recorded = metrics else { return [] }
         let virtualCamera = rig.virtualCamera
         let people = truth.groundTruth(sequence: p.frame.stamp.sequence).map { person in
-            let rect = virtualCamera.map { $0.project(worldRect: person.face, pose: p.pose) } ?? person.face
+            let rect =
+                virtualCamera.map { $0.project(worldRect: person.face, pose: p.frame.truePose ?? p.pose) }
+                ?? person.face
             let direction =
                 virtualCamera?.pose(centering: PixelPoint(x: person.face.midX, y: person.face.midY)) ?? Vector3D()
             return PersonSample(

@@ -41,13 +41,14 @@ extension Rig {
         let backend: any MotorBackend
         if case .device(let spec) = configuration.resolvedGimbal {
             do {
-                backend = try spec.connect(camera: path) { event in
-                    switch event {
-                    case .connected(let name): events.withLock { $0.append(.docked("gimbal \(name) reconnected")) }
-                    case .disconnected(let name):
-                        events.withLock { $0.append(.undocked("gimbal \(name) disconnected")) }
-                    }
-                }
+                backend = try configuration.mounted(
+                    spec.connect(camera: path) { event in
+                        switch event {
+                        case .connected(let name): events.withLock { $0.append(.docked("gimbal \(name) reconnected")) }
+                        case .disconnected(let name):
+                            events.withLock { $0.append(.undocked("gimbal \(name) disconnected")) }
+                        }
+                    })
             } catch {
                 throw SessionError(error.description)
             }

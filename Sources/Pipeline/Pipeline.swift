@@ -55,6 +55,8 @@ public final class Pipeline: PipelineSession {
     public let videoOut: VideoOutputSink?
     private var crop: CropFollower?
     private let videoOutErrors = Protected<[String]>([])
+    /// What the control step said (a head running away), for the log.
+    let controlNotices = Protected<[String]>([])
     /// From a stop request to the motors' halt, seconds (set by the halt itself).
     private let haltDelay = Protected<Double?>(nil)
     private let wallClock = SystemMonotonicClock()
@@ -152,6 +154,7 @@ public final class Pipeline: PipelineSession {
         let figures = controlFigures.withLock { $0 }
         summary.trackCalls = figures.trackCalls
         summary.rateContractErrors = figures.rateContractErrors
+        summary.runawayStop = figures.runawayStop
         for latency in figures.commandLatencies.samples["capture→command"] ?? [] {
             summary.timings.record("capture→command", milliseconds: latency)
         }
@@ -193,7 +196,7 @@ public final class Pipeline: PipelineSession {
         do {
             return ControlStep(
                 feeder: try TrackFeeder(rate: configuration.trackRate), accessory: accessory, monitor: monitor,
-                figures: controlFigures)
+                figures: controlFigures, notices: controlNotices, mount: configuration.mount)
         } catch {
             throw SessionError("--rate: \(error)")
         }
@@ -260,6 +263,12 @@ public final class Pipeline: PipelineSession {
             return e
         }) { log(line) }
         for line in perception.audio?.takeProblems() ?? [] { log(line) }
+        for line in controlNotices.withLock({ n in
+            defer { n.removeAll() }
+            return n
+        }) {
+            log(line)
+        }
         if !audioEnded, let reason = perception.audio?.endedReason {
             audioEnded = true
             log("audio stopped, following speakers by vision alone: \(reason)")
@@ -269,6 +278,6 @@ public final class Pipeline: PipelineSession {
 
 extension ControlTarget {
     init(_ p: FramePerception) {
-        self.init(framed: p.framed, sound: p.sound, camera: p.camera, stamp: p.frame.stamp)
+        self.init(framed: p.framed, sound: p.sound, camera: p.camera, stamp: p.frame.stamp, pose: p.pose)
     }
 }

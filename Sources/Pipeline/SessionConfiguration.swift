@@ -73,6 +73,8 @@ public struct SessionConfiguration: Sendable {
     /// nil = `sim` for recordings and the demo, `none` for a live camera.
     public var gimbal: GimbalChoice?
     public var gimbalModel = GimbalModel()
+    /// Which way the head's axes turn the camera as mounted (`--pan-direction`, `--tilt-direction`).
+    public var mount = MountDirections.normal
     public var framing = FramingConfiguration()
     /// The privacy preset (radians); nil = turned as far from the room as the limits allow, and down.
     public var privacyPose: Vector3D?
@@ -149,5 +151,12 @@ public struct SessionConfiguration: Sendable {
     public var resolvedMediaDirectory: String {
         mediaDirectory ?? ProcessInfo.processInfo.environment["OPENDOCK_MEDIA"]
             ?? FileManager.default.currentDirectoryPath + "/.cache/media"
+    }
+}
+
+extension SessionConfiguration {
+    /// The motor device as the engine drives it: through the mount when an axis is inverted.
+    func mounted(_ device: any MotorBackend) -> any MotorBackend {
+        mount.isNormal ? device : MountedBackend(device, directions: mount)
     }
 }

@@ -24,6 +24,8 @@ public struct SessionSummary: Sendable {
     public var trackCalls = 0
     public var rateContractErrors = 0
     public var deadmanStops = 0
+    /// The line said when the head turned the camera away from the person and the tracking stopped.
+    public var runawayStop: String?
     /// Times the motor device stopped answering mid-run (and the motors were stopped for it).
     public var silentMotorStops = 0
     public var finalCommand = Vector3D()
@@ -107,6 +109,7 @@ public struct SessionSummary: Sendable {
                         "audio: %d blocks, %d lost behind the reader, %d restarts; someone tracked heard speaking in %d of %d frames",
                     audioBlocks, audioBlocksDropped, audioRestarts, framesWithSpeaker, frames))
         }
+        if let runawayStop { lines.append(runawayStop) }
         lines.append("motors at exit: \(finalCommand == Vector3D() ? "stopped" : "MOVING \(finalCommand)")")
         if let (declared, measured, starts) = commandLatency, let measured {
             lines.append(

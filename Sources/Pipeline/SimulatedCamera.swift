@@ -15,6 +15,8 @@ final class SimulatedCamera: FrameSource {
     private let scene: GeneratedScene?
     private let virtualCamera: VirtualCamera?
     private let gimbal: SimulatedGimbal?
+    /// The head as the engine reads it (through the configured mount); nil for a fixed camera.
+    private let reading: (any MotorBackend)?
     private let camera: CameraInformation
     /// The rig's clock in real time; nil in lock-step (frames come as fast as they are asked for).
     private let pacing: (any MonotonicClock)?
@@ -24,12 +26,14 @@ final class SimulatedCamera: FrameSource {
 
     init(
         world: any FrameSource, scene: GeneratedScene?, virtualCamera: VirtualCamera?, gimbal: SimulatedGimbal?,
-        camera: CameraInformation, pacing: (any MonotonicClock)?, cancellation: Protected<Bool>
+        reading: (any MotorBackend)?, camera: CameraInformation, pacing: (any MonotonicClock)?,
+        cancellation: Protected<Bool>
     ) {
         self.world = world
         self.scene = scene
         self.virtualCamera = virtualCamera
         self.gimbal = gimbal
+        self.reading = reading
         self.camera = camera
         self.pacing = pacing
         self.cancellation = cancellation
@@ -76,7 +80,7 @@ final class SimulatedCamera: FrameSource {
         // Rendered at the pose the head has now: the frame's own time in lock-step; in real
         // time the gimbal may already have moved on, and the picture shows where it is.
         let time = pacing.map { max($0.now, world.stamp.time) } ?? world.stamp.time
-        let pose = gimbal?.motionState(at: time).angularPositions ?? Vector3D()
+        let pose = gimbal?.cameraPose(at: time) ?? Vector3D()
         var view = world
         if let virtualCamera {
             do { view = try virtualCamera.render(world, pose: pose) } catch {
@@ -85,7 +89,9 @@ final class SimulatedCamera: FrameSource {
             try scene?.applyCameraEffects(to: &view)
         }
         view.camera = camera
-        view.headPose = pose
+        // What the engine knows is the head's reading, through the mount it was told of.
+        view.headPose = reading?.motionState(at: time).angularPositions ?? pose
+        view.truePose = pose
         return view
     }
 }

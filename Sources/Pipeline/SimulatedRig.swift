@@ -24,7 +24,9 @@ extension Rig {
         case .sim:
             let virtual = try viewCamera(configuration, world: world.size, worldIntrinsics: worldIntrinsics)
             let simulated = SimulatedGimbal(model: configuration.gimbalModel, position: initialPose)
-            (virtualCamera, gimbal, backend, camera) = (virtual, simulated, simulated, virtual.cameraInformation)
+            (virtualCamera, gimbal, backend, camera) = (
+                virtual, simulated, configuration.mounted(simulated), virtual.cameraInformation
+            )
         case .device(let spec):
             throw SessionError("--gimbal \(spec) needs a live --camera; a recording runs with --gimbal sim or none")
         case .dryRun where scene != nil:
@@ -39,7 +41,8 @@ extension Rig {
         }
         let cancelled = Protected(false)
         let rendered = SimulatedCamera(
-            world: world, scene: scene, virtualCamera: virtualCamera, gimbal: gimbal, camera: camera,
+            world: world, scene: scene, virtualCamera: virtualCamera, gimbal: gimbal,
+            reading: backend is NullMotorBackend ? nil : backend, camera: camera,
             pacing: timing == .realTime ? mediaClock : nil, cancellation: cancelled)
         let source = SourceHandOver(
             configuration.profile.perceptionRate.map { ThinnedSource(rendered, rate: $0) } ?? rendered)

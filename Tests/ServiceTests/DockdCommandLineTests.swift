@@ -1,5 +1,6 @@
 import DockCore
 import Foundation
+import Motion
 import TestSupport
 import Testing
 
@@ -43,6 +44,9 @@ import Testing
         #expect(try DockdOptions.parse([]).configuration.profile.perceptionRate == nil)
         let kept = try DockdOptions.parse(["--output-keep", "512", "--output", "o.avi"]).configuration
         #expect(kept.outputVideoKeepBytes == Int64(512) << 20)
+        let mount = try DockdOptions.parse(["--pan-direction", "inverted", "--tilt-direction", "normal"]).configuration
+        #expect(mount.mount == MountDirections(panInverted: true, tiltInverted: false))
+        #expect(try DockdOptions.parse([]).configuration.mount.isNormal)
     }
 
     @Test(arguments: [
@@ -57,6 +61,7 @@ import Testing
         (["--profile", "pi"], "--profile must be desktop or small, got 'pi'"),
         (["--output", "o.mp4", "--output-keep", "512"], "--output-keep rotates an MJPEG .avi recording"),
         (["--output-keep", "512"], "give --output FILE.avi (got no --output)"),
+        (["--pan-direction", "left"], "--pan-direction must be normal or inverted"),
         (["--output", "o.avi", "--output-keep", "10"], "--output-keep must be between 64 and"),
     ])
     func badCommandLinesSayWhatIsWrong(_ arguments: [String], _ message: String) {

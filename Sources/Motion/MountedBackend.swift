@@ -1,0 +1,69 @@
+import DockCore
+
+/// Which way each axis of a head turns the camera, as mounted: a head hung upside down under a
+/// shelf, or a controller configured the other way, turns the camera right when told to turn
+/// left. The engine works in the camera's directions (yaw positive to the right, pitch positive
+/// down); `MountedBackend` turns them into the device's.
+public struct MountDirections: Sendable, Hashable {
+    public var panInverted: Bool
+    public var tiltInverted: Bool
+
+    public init(panInverted: Bool = false, tiltInverted: Bool = false) {
+        self.panInverted = panInverted
+        self.tiltInverted = tiltInverted
+    }
+
+    public static let normal = MountDirections()
+
+    public var isNormal: Bool { self == .normal }
+
+    /// +1 or −1 per axis (x pitch, y yaw; roll kept).
+    var signs: Vector3D { Vector3D(x: tiltInverted ? -1 : 1, y: panInverted ? -1 : 1, z: 1) }
+
+    /// A vector of the device's turned into the camera's directions, or back (the map is its own inverse).
+    public func camera(_ v: Vector3D) -> Vector3D {
+        let s = signs
+        return Vector3D(x: v.x * s.x, y: v.y * s.y, z: v.z * s.z)
+    }
+}
+
+/// A motor device seen in the camera's directions: velocities sent and poses read are flipped
+/// on the inverted axes, and so are the device's position limits.
+public final class MountedBackend: MotorBackend {
+    public let device: any MotorBackend
+    public let directions: MountDirections
+    public let capabilities: MotorCapabilities
+
+    public init(_ device: any MotorBackend, directions: MountDirections) {
+        self.device = device
+        self.directions = directions
+        var capabilities = device.capabilities
+        if directions.panInverted { capabilities.limits.yaw = capabilities.limits.yaw.map(Self.mirrored) }
+        if directions.tiltInverted { capabilities.limits.pitch = capabilities.limits.pitch.map(Self.mirrored) }
+        self.capabilities = capabilities
+    }
+
+    public var name: String { device.name }
+
+    public func setVelocity(_ velocity: Vector3D, at time: MonotonicInstant) throws {
+        try device.setVelocity(directions.camera(velocity), at: time)
+    }
+
+    public func motionState(at time: MonotonicInstant) -> MotionState {
+        var state = device.motionState(at: time)
+        state.angularPositions = directions.camera(state.angularPositions)
+        state.angularVelocities = directions.camera(state.angularVelocities)
+        return state
+    }
+
+    public func pollFeedback(at time: MonotonicInstant) { device.pollFeedback(at: time) }
+
+    public func feedbackSilence(at time: MonotonicInstant) -> Double? { device.feedbackSilence(at: time) }
+
+    static func mirrored(_ limit: AxisLimit) -> AxisLimit {
+        // A range mirrored about zero is as valid as the one it came from.
+        (try? AxisLimit(
+            positionRange: -limit.positionRange.upperBound..<(-limit.positionRange.lowerBound),
+            maximumSpeed: limit.maximumSpeed)) ?? limit
+    }
+}
