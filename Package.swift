@@ -85,6 +85,8 @@ let package = Package(
                 "Bench", "CameraOutputs", "ControlClient", "ControlServer", "DockCore", "DockKit", "Imaging", "Options",
                 "Pipeline",
             ]),
+        // How a head is built and wired, learnt by turning it and watching its camera.
+        .target(name: "Calibration", dependencies: ["DockCore", "Imaging", "Motion"]),
         .target(
             name: "BenchRunner",
             dependencies: [
@@ -110,7 +112,9 @@ let package = Package(
         .executableTarget(
             name: "dockctl-tools",
             dependencies: [
-                "Audio", "Bench", "BenchRunner", "Capture", "ControlClient", "DetectionBench", "DockCore", "DockKit",
+                "Audio", "Bench", "BenchRunner", "Calibration", "Capture", "ControlClient", "DetectionBench",
+                "DockCore",
+                "DockKit",
                 "PeerBench",
                 "Pipeline", "Soak",
             ]),
@@ -157,6 +161,7 @@ let package = Package(
         .testTarget(name: "AudioTests", dependencies: ["Audio", "DockCore", "TestSupport"]),
         .testTarget(name: "MotionTests", dependencies: ["DockCore", "Motion", "TestSupport"]),
         .testTarget(name: "ControlTests", dependencies: ["Control", "DockCore", "Motion", "TestSupport"]),
+        .testTarget(name: "CalibrationTests", dependencies: ["Calibration", "TestSupport"]),
         .testTarget(
             name: "SimulationTests",
             dependencies: ["Audio", "DockCore", "Imaging", "Perception", "Simulation", "TestSupport"]),
@@ -166,7 +171,8 @@ let package = Package(
         .testTarget(
             name: "ServiceTests",
             dependencies: [
-                "Audio", "Bench", "BenchRunner", "CameraOutputs", "CameraSimulation", "Capture", "Control",
+                "Audio", "Bench", "BenchRunner", "Calibration", "CameraOutputs", "CameraSimulation", "Capture",
+                "Control",
                 "ControlClient",
                 "ControlServer", "CV4L2", "Daemon", "DetectionBench", "Options",
                 "DockCore", "dockctl", "dockctl-tools",

@@ -28,18 +28,20 @@ public struct MountDirections: Sendable, Hashable {
 }
 
 /// A motor device seen in the camera's directions: velocities sent and poses read are flipped
-/// on the inverted axes, and so are the device's position limits.
+/// on the inverted axes, and so are the device's position limits. A command latency measured
+/// on the head (`dockctl calibrate`) replaces the device's own figure.
 public final class MountedBackend: MotorBackend {
     public let device: any MotorBackend
     public let directions: MountDirections
     public let capabilities: MotorCapabilities
 
-    public init(_ device: any MotorBackend, directions: MountDirections) {
+    public init(_ device: any MotorBackend, directions: MountDirections, commandLatency: Double? = nil) {
         self.device = device
         self.directions = directions
         var capabilities = device.capabilities
         if directions.panInverted { capabilities.limits.yaw = capabilities.limits.yaw.map(Self.mirrored) }
         if directions.tiltInverted { capabilities.limits.pitch = capabilities.limits.pitch.map(Self.mirrored) }
+        if let commandLatency { capabilities.commandLatency = commandLatency }
         self.capabilities = capabilities
     }
 

@@ -141,6 +141,14 @@ extension DockdOption {
                 == .inverted
         },
         DockdOption(
+            "--command-latency", "MS", .gimbal,
+            help: ["the head's command latency as measured (dockctl calibrate); default:", "the device's own figure"],
+            key: .init(
+                section: "gimbal", name: "command_latency_ms", kind: .value,
+                summary: "the head's measured command latency")
+        ) { o, v in o.configuration.commandLatency = try OptionValue.number(v, "--command-latency", in: 0...2000) / 1000
+        },
+        DockdOption(
             "--tilt-direction", "normal|inverted", .gimbal,
             help: ["inverted: the head tilts the camera the other way from what it reads"],
             key: .init(section: "gimbal", name: "tilt_direction", kind: .value, summary: "`normal` or `inverted`")

@@ -75,6 +75,8 @@ public struct SessionConfiguration: Sendable {
     public var gimbalModel = GimbalModel()
     /// Which way the head's axes turn the camera as mounted (`--pan-direction`, `--tilt-direction`).
     public var mount = MountDirections.normal
+    /// The head's command latency as measured (`--command-latency`), seconds; nil = the device's own figure.
+    public var commandLatency: Double?
     public var framing = FramingConfiguration()
     /// The privacy preset (radians); nil = turned as far from the room as the limits allow, and down.
     public var privacyPose: Vector3D?
@@ -155,8 +157,10 @@ public struct SessionConfiguration: Sendable {
 }
 
 extension SessionConfiguration {
-    /// The motor device as the engine drives it: through the mount when an axis is inverted.
+    /// The motor device as the engine drives it: through the mount when an axis is inverted,
+    /// with the latency measured on it when there is one.
     func mounted(_ device: any MotorBackend) -> any MotorBackend {
-        mount.isNormal ? device : MountedBackend(device, directions: mount)
+        mount.isNormal && commandLatency == nil
+            ? device : MountedBackend(device, directions: mount, commandLatency: commandLatency)
     }
 }

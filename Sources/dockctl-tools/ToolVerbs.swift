@@ -1,4 +1,5 @@
 import BenchRunner
+import Calibration
 import DetectionBench
 import DockCore
 import Foundation
@@ -47,6 +48,7 @@ func describe(_ error: any Error) -> String {
     switch error {
     case let usage as UsageError: usage.message
     case let session as SessionError: session.message
+    case let calibration as CalibrationError: calibration.description
     default: String(describing: error)
     }
 }
@@ -80,6 +82,9 @@ let toolVerbs: [ToolVerb] = [
             let report = try listen.run()
             if listen.json { printJSON(report) } else { print(ListenCommand.describe(report)) }
         }
+    },
+    ToolVerb(name: "calibrate", help: CalibrateCommand.help) { arguments throws(ToolExit) in
+        try parsed({ try CalibrateCommand(arguments: arguments) }) { print(try $0.run(progress: progress)) }
     },
     ToolVerb(name: "bench", help: BenchCommand.help) { arguments throws(ToolExit) in
         try parsed({ try BenchCommand(arguments: arguments) }) { print(try $0.run(progress: progress)) }

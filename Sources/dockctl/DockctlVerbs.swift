@@ -30,6 +30,9 @@ let dockctlVerbs: [DockctlVerb] =
             name: "listen", runner: .tools,
             summary: "record from a microphone: format, overruns, voice activity and its direction"),
         DockctlVerb(
+            name: "calibrate", runner: .tools,
+            summary: "turn the head a little and watch the camera: axis directions, field of view, latency"),
+        DockctlVerb(
             name: "bench", runner: .tools,
             summary: "the pipeline in closed loop on scene files: tracking figures, peers, report"),
         DockctlVerb(name: "scenes", runner: .tools, summary: "write the generated scene suite, or check scene files"),

@@ -18,7 +18,7 @@ import Testing
             [
                 "Imaging", "Capture", "Perception", "Tracking", "Audio", "Motion", "MotorDevices", "Control",
                 "ControlClient",
-                "CameraOutputs",
+                "CameraOutputs", "Calibration",
             ]
         ),
         ("engine", ["Pipeline"]),

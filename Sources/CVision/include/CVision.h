@@ -87,6 +87,14 @@ int32_t cvision_flip_horizontal(cvision_view image);
 /// (Through libOpenDockMedia.so, like the image files and recordings.)
 int32_t cvision_jpeg_round_trip(cvision_view image, int32_t quality);
 
+/// How far the content of a region of `before` at (x, y) moved in `after` (same size), in pixels
+/// from the region of `after` at (after_x, after_y) — the same place, or where a first guess
+/// put it — by phase correlation of the gray levels under a Hann window; `response` is the
+/// peak's height, 0…1 (low: the region has too little texture, or its content changed).
+int32_t cvision_phase_shift(cvision_view before, cvision_view after, int32_t x, int32_t y, int32_t width,
+                            int32_t height, int32_t after_x, int32_t after_y, double *shift_x, double *shift_y,
+                            double *response);
+
 /// Raw camera layouts cvision_convert_raw understands.
 enum { CVISION_RAW_YUYV = 0, CVISION_RAW_NV12 = 1, CVISION_RAW_I420 = 2, CVISION_RAW_RGB24 = 3, CVISION_RAW_BGR24 = 4, CVISION_RAW_GREY = 5 };
 

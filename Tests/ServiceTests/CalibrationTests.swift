@@ -1,0 +1,54 @@
+import Calibration
+import DockCore
+import Foundation
+import Motion
+import Pipeline
+import TestSupport
+import Testing
+
+/// `dockctl calibrate` in closed loop: a simulated head with its pan mounted inverted, 150 ms
+/// of command latency and a camera whose field of view nobody said, turned while watching a
+/// street (a recording through the head's virtual camera: texture everywhere, people walking
+/// through it); then the same head, configured as found, tracks the demo's person.
+@Suite(.tags(.unit), .notInFastRuns) struct CalibrationTests {
+    var strangeHead: SessionConfiguration {
+        var c = SessionConfiguration()
+        // A street seen from a still camera, people walking through it: texture everywhere.
+        c.source = .file(Fixtures.repositoryRoot + "/.cache/media/opencv/vtest.avi")
+        c.viewSize = PixelSize(width: 640, height: 360)
+        c.mediaDirectory = Fixtures.repositoryRoot + "/.cache/media"
+        c.modelsDirectory = Fixtures.repositoryRoot + "/models"
+        c.bodyDetector = .none
+        c.gimbalModel.mount = MountDirections(panInverted: true)
+        c.gimbalModel.latency = 0.15
+        c.viewFieldOfView = 52
+        return c
+    }
+
+    @Test func aStrangeHeadIsLearntAndThenTracks() throws {
+        let rig = try CalibrationRig(strangeHead)
+        let found = try HeadCalibrator(source: rig.source, device: rig.device, commandTime: rig.commandTime).run()
+        let pan = try #require(found.pan)
+        let tilt = try #require(found.tilt)
+        #expect(pan.isInverted && !tilt.isInverted)
+        #expect(abs(pan.scale - 1) < 0.03 && abs(tilt.scale - 1) < 0.03)
+        let truth = try #require(rig.simulatedFocalLength)
+        #expect(abs(pan.focalLength / truth - 1) < 0.03, "focal length \(pan.focalLength) against \(truth)")
+        #expect(abs(try #require(found.horizontalFieldOfView) - 52) < 1.5)
+        #expect(abs(try #require(found.latency) - 0.15) < 0.015)
+        // What it writes is dockd's configuration, and with it the same head tracks.
+        let gimbal = try #require(found.configuration["gimbal"])
+        #expect(gimbal["pan_direction"] as? String == "inverted" && gimbal["tilt_direction"] as? String == "normal")
+        // The same head on the demo scene, whose people have ground truth.
+        var c = strangeHead
+        c.source = .demo
+        c.viewSize = SessionConfiguration().viewSize
+        c.realTime = false
+        c.maximumFrames = 300
+        c.mount = MountDirections(panInverted: true)
+        c.commandLatency = try #require(gimbal["command_latency_ms"] as? Double) / 1000
+        let summary = try Pipeline(simulating: c).run()
+        #expect(summary.runawayStop == nil)
+        #expect(try #require(summary.metrics?.inViewShare) > 0.9)
+    }
+}
