@@ -5,6 +5,7 @@ import ControlClient
 import DockCore
 import DockKit
 import Foundation
+import Motion
 import Perception
 import Pipeline
 
@@ -128,6 +129,27 @@ extension DockdOption {
             key: .init(
                 section: "gimbal", name: "latency_ms", kind: .value, summary: "the simulated gimbal's command latency")
         ) { o, v in o.configuration.gimbalModel.latency = try OptionValue.number(v, "--latency", in: 0...1000) / 1000 },
+        DockdOption(
+            "--sim-mount", "normal|pan-inverted|tilt-inverted|inverted", .gimbal,
+            help: [
+                "how the simulated head is mounted: an inverted axis turns the",
+                "camera the other way from what the head reads (to see the",
+                "runaway guard, or dockctl calibrate, at work)",
+            ],
+            key: .init(
+                section: "gimbal", name: "sim_mount", kind: .value,
+                summary: "the simulated head's mount: `normal`, `pan-inverted`, `tilt-inverted` or `inverted`")
+        ) { o, v in
+            let mounts: [String: MountDirections] = [
+                "normal": .normal, "pan-inverted": MountDirections(panInverted: true),
+                "tilt-inverted": MountDirections(tiltInverted: true),
+                "inverted": MountDirections(panInverted: true, tiltInverted: true),
+            ]
+            guard let mount = mounts[v] else {
+                throw UsageError("--sim-mount must be normal, pan-inverted, tilt-inverted or inverted, got '\(v)'")
+            }
+            o.configuration.gimbalModel.mount = mount
+        },
         DockdOption(
             "--pan-direction", "normal|inverted", .gimbal,
             help: [
