@@ -86,6 +86,13 @@ let toolVerbs: [ToolVerb] = [
     ToolVerb(name: "calibrate", help: CalibrateCommand.help) { arguments throws(ToolExit) in
         try parsed({ try CalibrateCommand(arguments: arguments) }) { print(try $0.run(progress: progress)) }
     },
+    ToolVerb(name: "doctor", help: DoctorCommand.help) { arguments throws(ToolExit) in
+        try parsed({ try DoctorCommand(arguments: arguments) }) { doctor in
+            let findings = doctor.run()
+            print(DoctorCommand.describe(findings))
+            if findings.contains(where: { $0.status == .problem }) { throw ToolExit.failed(nil) }
+        }
+    },
     ToolVerb(name: "bench", help: BenchCommand.help) { arguments throws(ToolExit) in
         try parsed({ try BenchCommand(arguments: arguments) }) { print(try $0.run(progress: progress)) }
     },

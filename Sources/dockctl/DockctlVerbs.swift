@@ -33,6 +33,9 @@ let dockctlVerbs: [DockctlVerb] =
             name: "calibrate", runner: .tools,
             summary: "turn the head a little and watch the camera: axis directions, field of view, latency"),
         DockctlVerb(
+            name: "doctor", runner: .tools,
+            summary: "check a setup: models, cameras, video out, serial ports, microphones, the service"),
+        DockctlVerb(
             name: "bench", runner: .tools,
             summary: "the pipeline in closed loop on scene files: tracking figures, peers, report"),
         DockctlVerb(name: "scenes", runner: .tools, summary: "write the generated scene suite, or check scene files"),
