@@ -10,7 +10,7 @@ import Testing
 /// of command latency and a camera whose field of view nobody said, turned while watching a
 /// street (a recording through the head's virtual camera: texture everywhere, people walking
 /// through it); then the same head, configured as found, tracks the demo's person.
-@Suite(.tags(.unit), .notInFastRuns) struct CalibrationTests {
+@Suite(.tags(.unit), .notInFastRuns) struct HeadCalibrationTests {
     var strangeHead: SessionConfiguration {
         var c = SessionConfiguration()
         // A street seen from a still camera, people walking through it: texture everywhere.
