@@ -142,25 +142,7 @@ import Testing
     /// A full disk (/dev/full opens and fails every write): the video stops with one
     /// line saying why, and the run goes on to the end with the motors stopped.
     /// 75 unpaced frames of the demo, faces only.
-    var configuration: SessionConfiguration {
-        var c = SessionConfiguration()
-        c.source = .demo
-        c.mediaDirectory = Fixtures.repositoryRoot + "/.cache/media"
-        c.modelsDirectory = Fixtures.repositoryRoot + "/models"
-        c.realTime = false
-        c.bodyDetector = .none
-        c.maximumFrames = 75
-        return c
-    }
-
-    /// A run of `c`, and the lines it logged as it went.
-    func runLogging(_ c: SessionConfiguration) throws -> (SessionSummary, [String]) {
-        let pipeline = try Pipeline(simulating: c)
-        let lines = Protected<[String]>([])
-        pipeline.log = { line in lines.withLock { $0.append(line) } }
-        let summary = try pipeline.run()
-        return (summary, lines.withLock { $0 })
-    }
+    var configuration: SessionConfiguration { unpacedDemo(frames: 75) }
 
     @Test func fullDiskStopsTheVideoNotTheRun() throws {
         var c = configuration

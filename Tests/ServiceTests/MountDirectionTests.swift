@@ -13,27 +13,13 @@ import Testing
 @Suite(.tags(.unit), .notInFastRuns) struct MountDirectionTests {
     /// Ten seconds of the demo, unpaced, faces only, the head's pan mounted inverted.
     var invertedPan: SessionConfiguration {
-        var c = SessionConfiguration()
-        c.source = .demo
-        c.mediaDirectory = Fixtures.repositoryRoot + "/.cache/media"
-        c.modelsDirectory = Fixtures.repositoryRoot + "/models"
-        c.realTime = false
-        c.bodyDetector = .none
-        c.maximumFrames = 300
+        var c = unpacedDemo(frames: 300)
         c.gimbalModel.mount = MountDirections(panInverted: true)
         return c
     }
 
-    func run(_ c: SessionConfiguration) throws -> (SessionSummary, [String]) {
-        let pipeline = try Pipeline(simulating: c)
-        let lines = Protected<[String]>([])
-        pipeline.log = { line in lines.withLock { $0.append(line) } }
-        let summary = try pipeline.run()
-        return (summary, lines.withLock { $0 })
-    }
-
     @Test func aHeadRunningAwayIsStoppedWithinASecond() throws {
-        let (summary, _) = try run(invertedPan)
+        let summary = try Pipeline(simulating: invertedPan).run()
         let line = try #require(summary.runawayStop)
         #expect(line.hasPrefix("motors stopped: the head turned the camera away from the subject (pan "))
         #expect(line.hasSuffix("its pan runs the other way on this mount; start again with --pan-direction inverted"))
@@ -53,7 +39,7 @@ import Testing
     @Test func theSameHeadConfiguredInvertedTracks() throws {
         var c = invertedPan
         c.mount = MountDirections(panInverted: true)
-        let (summary, _) = try run(c)
+        let summary = try Pipeline(simulating: c).run()
         #expect(summary.runawayStop == nil)
         let metrics = try #require(summary.metrics)
         #expect(try #require(metrics.inViewShare) > 0.9)
