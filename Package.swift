@@ -113,10 +113,7 @@ let package = Package(
             name: "dockctl-tools",
             dependencies: [
                 "Audio", "Bench", "BenchRunner", "Calibration", "Capture", "ControlClient", "DetectionBench",
-                "DockCore",
-                "DockKit",
-                "PeerBench",
-                "Pipeline", "Soak",
+                "DockCore", "DockKit", "Options", "PeerBench", "Perception", "Pipeline", "Soak",
             ]),
 
         // DockKit programs as a client writes them (README, "DockKit examples"); the tests run them.
