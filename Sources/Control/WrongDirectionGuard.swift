@@ -1,4 +1,5 @@
 import DockCore
+import Foundation
 
 /// Notices a head that turns the camera away from the subject it is steered toward: an axis
 /// mounted the other way from the configured one. On a head that turns the right way, turning
@@ -15,6 +16,11 @@ public struct WrongDirectionGuard: Sendable {
         /// How much of the turn the subject must have drifted the same way: 1 on an inverted
         /// axis; on a right one, a subject outrunning the head by this much again.
         public var driftRatio = 0.6
+        /// How much better "inverted" must explain where the subject is than "right" (the
+        /// ratio of their bends from a straight line), and the least bend that is not detection
+        /// jitter (radians, 0.2°).
+        public var bendRatio = 2.0
+        public var bendFloor = 0.0035
         public init() {}
     }
 
@@ -65,10 +71,35 @@ public struct WrongDirectionGuard: Sendable {
         for (axis, turned, drifted, before) in axes where abs(turned) >= settings.minimumTurn {
             // The head turned toward where the subject was, and the subject moved further off that way.
             let chased = before * turned > 0
-            if chased, drifted * turned > 0, abs(drifted) >= settings.driftRatio * abs(turned) {
-                return Finding(axis: axis, turned: turned, drifted: drifted)
-            }
+            guard chased, drifted * turned > 0, abs(drifted) >= settings.driftRatio * abs(turned) else { continue }
+            if invertedExplainsBetter(axis) { return Finding(axis: axis, turned: turned, drifted: drifted) }
         }
         return nil
+    }
+
+    /// A subject outrunning a head that turns the right way drifts off too. What tells them
+    /// apart is where the subject is in the room: the head's reading plus its offset on a right
+    /// axis, minus it on an inverted one. A subject walks steadily, so the right one is close
+    /// to a straight line in time while the head speeds up; the wrong one bends with the
+    /// head's own speeding up. While the head turns at an even speed both are straight, and
+    /// nothing is decided.
+    private func invertedExplainsBetter(_ axis: Axis) -> Bool {
+        let times = samples.map(\.time)
+        let reading = samples.map { axis == .pan ? $0.pose.y : $0.pose.x }
+        let offset = samples.map { axis == .pan ? $0.offset.yaw : $0.offset.pitch }
+        let ifRight = Self.lineResidual(times, zip(offset, reading).map { $0 + $1 })
+        let ifInverted = Self.lineResidual(times, zip(offset, reading).map { $0 - $1 })
+        return ifRight > settings.bendFloor && ifRight > settings.bendRatio * ifInverted
+    }
+
+    /// Root-mean-square distance of `values` from their least-squares line in `times`.
+    static func lineResidual(_ times: [Double], _ values: [Double]) -> Double {
+        let n = Double(times.count)
+        let mt = times.reduce(0, +) / n
+        let mv = values.reduce(0, +) / n
+        let sxx = zip(times, times).reduce(0) { $0 + ($1.0 - mt) * ($1.1 - mt) }
+        let slope = sxx > 0 ? zip(times, values).reduce(0) { $0 + ($1.0 - mt) * ($1.1 - mv) } / sxx : 0
+        let squares = zip(times, values).reduce(0) { $0 + pow($1.1 - mv - slope * ($1.0 - mt), 2) }
+        return sqrt(squares / n)
     }
 }

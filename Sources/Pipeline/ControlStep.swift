@@ -108,17 +108,21 @@ struct ControlStep {
     }
 
     /// Shows the guard a new frame's framed subject; a finding when the head is running away.
+    /// Only a subject detected in this very frame counts, where it was detected: a box the
+    /// tracker predicts while it coasts keeps its own motion across the picture as the head
+    /// turns, which looks like a subject running away.
     private mutating func watch(_ target: ControlTarget) -> WrongDirectionGuard.Finding? {
         lastWatched = target.stamp
-        let subject = target.sound == nil ? target.framed.first : nil
-        var offset = (yaw: 0.0, pitch: 0.0)
-        if let subject {
-            let box = ImageCoordinates(size: target.camera.referenceDimensions).pixels(subject.rect)
-            offset = AngularError.toCenter(
-                PixelPoint(x: box.midX, y: box.midY), intrinsics: target.camera.intrinsics, pitch: target.pose.x)
+        guard let subject = target.sound == nil ? target.framed.first : nil else {
+            return wrongDirection.observe(
+                time: target.stamp.time.seconds(since: .zero), subject: nil, pose: target.pose, offset: (0, 0))
         }
+        guard subject.lastStamp == target.stamp else { return nil }
+        let box = ImageCoordinates(size: target.camera.referenceDimensions).pixels(subject.observedRect)
+        let offset = AngularError.toCenter(
+            PixelPoint(x: box.midX, y: box.midY), intrinsics: target.camera.intrinsics, pitch: target.pose.x)
         return wrongDirection.observe(
-            time: target.stamp.time.seconds(since: .zero), subject: subject?.id, pose: target.pose, offset: offset)
+            time: target.stamp.time.seconds(since: .zero), subject: subject.id, pose: target.pose, offset: offset)
     }
 
     /// Stops the tracking for good on a head running away from the person, and says what to do.
