@@ -23,17 +23,22 @@ public final class HeadCalibrator {
     let source: any FrameSource
     let device: any MotorBackend
     let settings: Settings
+    /// Set by a signal: the head is told to stop at once (on the signal's thread) and the
+    /// calibration ends at the next frame.
+    let stop: StopFlag
     /// When a command made on `frame` leaves: the frame's own time in lock-step, now in real time.
     let commandTime: (Frame) -> MonotonicInstant
 
     public init(
-        source: any FrameSource, device: any MotorBackend, settings: Settings = Settings(),
+        source: any FrameSource, device: any MotorBackend, settings: Settings = Settings(), stop: StopFlag = StopFlag(),
         commandTime: @escaping (Frame) -> MonotonicInstant
     ) {
         self.source = source
         self.device = device
         self.settings = settings
+        self.stop = stop
         self.commandTime = commandTime
+        stop.whenSet { [device] now in try? device.setVelocity(Vector3D(), at: now) }
     }
 
     /// Turns each axis the device has and back, and says what it found.
@@ -53,6 +58,9 @@ public final class HeadCalibrator {
     }
 
     private func frame() throws(CalibrationError) -> Frame {
+        if stop.isSet {
+            throw CalibrationError("stopped by \(stop.signalReceived ?? "request"); the head was told to stop")
+        }
         let next: Frame?
         do { next = try source.nextFrame() } catch { throw CalibrationError("the camera failed: \(error)") }
         guard let next else { throw CalibrationError("the camera stopped sending frames") }

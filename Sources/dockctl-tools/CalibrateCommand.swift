@@ -57,10 +57,14 @@ struct CalibrateCommand {
     }
 
     func run(progress: (String) -> Void) throws -> String {
+        // Ctrl-C or SIGTERM tells the head to stop at once, from the signal's own thread.
+        let stop = StopFlag()
+        stop.installSignalHandlers()
         let rig = try CalibrationRig(configuration)
         progress("calibrating \(rig.device.name) watching \(rig.summary)")
-        let found = try HeadCalibrator(source: rig.source, device: rig.device, commandTime: rig.commandTime)
-            .run(progress: progress)
+        let found = try HeadCalibrator(
+            source: rig.source, device: rig.device, stop: stop, commandTime: rig.commandTime
+        ).run(progress: progress)
         let settings = try JSONSerialization.data(
             withJSONObject: found.configuration, options: [.prettyPrinted, .sortedKeys])
         if let write {
