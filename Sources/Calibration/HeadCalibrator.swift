@@ -8,6 +8,9 @@ import Motion
 /// camera really turned and the focal length (`RotationFit`); against what the head read, the
 /// axis's direction and its units; the moment the picture starts to move, the command latency.
 /// It needs a still, textured view for a few seconds (people moving are left out of the fit).
+/// Every command goes through a `MotorController` like the engine's: the device's limits, the
+/// deadman (the turn's velocity is sent again with each frame), feedback polled from heads that
+/// must be asked, and a halt from the signal thread.
 public final class HeadCalibrator {
     public struct Settings: Sendable {
         /// How fast and how long each turn is: 10°/s for 0.8 s, about 8°.
@@ -22,12 +25,16 @@ public final class HeadCalibrator {
 
     let source: any FrameSource
     let device: any MotorBackend
+    let motors: MotorController
     let settings: Settings
     /// Set by a signal: the head is told to stop at once (on the signal's thread) and the
     /// calibration ends at the next frame.
     let stop: StopFlag
     /// When a command made on `frame` leaves: the frame's own time in lock-step, now in real time.
     let commandTime: (Frame) -> MonotonicInstant
+    /// The velocity held while a turn lasts, sent again with each frame.
+    private var held = Vector3D()
+    private var lastCommandTime: MonotonicInstant?
 
     public init(
         source: any FrameSource, device: any MotorBackend, settings: Settings = Settings(), stop: StopFlag = StopFlag(),
@@ -35,16 +42,17 @@ public final class HeadCalibrator {
     ) {
         self.source = source
         self.device = device
+        motors = MotorController(backend: device)
         self.settings = settings
         self.stop = stop
         self.commandTime = commandTime
-        stop.whenSet { [device] now in try? device.setVelocity(Vector3D(), at: now) }
+        stop.whenSet { [motors] now in motors.halt(at: now) }
     }
 
     /// Turns each axis the device has and back, and says what it found.
     public func run(progress: (String) -> Void = { _ in }) throws(CalibrationError) -> HeadCalibration {
         var result = HeadCalibration()
-        defer { try? device.setVelocity(Vector3D(), at: .zero) }
+        defer { motors.stop(at: lastCommandTime ?? .zero) }
         if device.capabilities.limits.yaw != nil {
             progress("turning pan by about \(Int(settings.turnSpeed * settings.turnSeconds * 180 / .pi))° and back")
             result.pan = try calibrate(.pan, knownFocalLength: nil)
@@ -58,13 +66,27 @@ public final class HeadCalibrator {
     }
 
     private func frame() throws(CalibrationError) -> Frame {
-        if stop.isSet {
-            throw CalibrationError("stopped by \(stop.signalReceived ?? "request"); the head was told to stop")
-        }
         let next: Frame?
         do { next = try source.nextFrame() } catch { throw CalibrationError("the camera failed: \(error)") }
         guard let next else { throw CalibrationError("the camera stopped sending frames") }
+        try hold(at: commandTime(next))
         return next
+    }
+
+    /// Sends the held velocity again, or, standing still, lets the controller poll the head.
+    private func hold(at time: MonotonicInstant) throws(CalibrationError) {
+        // A signal has halted the controller already; say why rather than that it refused.
+        if stop.isSet {
+            throw CalibrationError("stopped by \(stop.signalReceived ?? "request"); the head was told to stop")
+        }
+        lastCommandTime = time
+        if held == Vector3D() {
+            motors.service(at: time)
+            return
+        }
+        do { try motors.command(held, at: time) } catch {
+            throw CalibrationError("the head refused a command: \(error)")
+        }
     }
 
     /// Frames until `seconds` of frame time have passed; the last one.
@@ -85,9 +107,12 @@ public final class HeadCalibrator {
     }
 
     private func command(_ axis: TurnAxis, _ speed: Double, at time: MonotonicInstant) throws(CalibrationError) {
-        let velocity = axis == .pan ? Vector3D(x: 0, y: speed, z: 0) : Vector3D(x: speed, y: 0, z: 0)
-        do { try device.setVelocity(velocity, at: time) } catch {
-            throw CalibrationError("the head refused a command: \(error)")
+        held = axis == .pan ? Vector3D(x: 0, y: speed, z: 0) : Vector3D(x: speed, y: 0, z: 0)
+        if speed == 0 {
+            motors.stop(at: time)
+            lastCommandTime = time
+        } else {
+            try hold(at: time)
         }
     }
 
@@ -220,15 +245,9 @@ public final class HeadCalibrator {
         let angles = track.map { (time: $0.time, angle: atan(abs(axis == .pan ? $0.x : $0.y) / focalLength)) }
         guard let most = angles.map(\.angle).max(), most > 0 else { return nil }
         let steady = angles.filter { $0.angle > 0.15 * most && $0.angle < 0.7 * most }
-        guard steady.count >= 3 else { return nil }
-        let n = Double(steady.count)
-        let mt = steady.reduce(0) { $0 + $1.time } / n
-        let ma = steady.reduce(0) { $0 + $1.angle } / n
-        let sxx = steady.reduce(0) { $0 + ($1.time - mt) * ($1.time - mt) }
-        guard sxx > 0 else { return nil }
-        let slope = steady.reduce(0) { $0 + ($1.time - mt) * ($1.angle - ma) } / sxx
-        guard slope > 0 else { return nil }
-        let leavesZero = mt - ma / slope
-        return leavesZero - (acceleration.map { slope / (2 * $0) } ?? 0)
+        guard steady.count >= 3, let line = StraightLine(x: steady.map(\.time), y: steady.map(\.angle)),
+            line.slope > 0, let leavesZero = line.zeroCrossing
+        else { return nil }
+        return leavesZero - (acceleration.map { line.slope / (2 * $0) } ?? 0)
     }
 }

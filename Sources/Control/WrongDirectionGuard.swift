@@ -1,5 +1,4 @@
 import DockCore
-import Foundation
 
 /// Notices a head that turns the camera away from the subject it is steered toward: an axis
 /// mounted the other way from the configured one. On a head that turns the right way, turning
@@ -87,19 +86,9 @@ public struct WrongDirectionGuard: Sendable {
         let times = samples.map(\.time)
         let reading = samples.map { axis == .pan ? $0.pose.y : $0.pose.x }
         let offset = samples.map { axis == .pan ? $0.offset.yaw : $0.offset.pitch }
-        let ifRight = Self.lineResidual(times, zip(offset, reading).map { $0 + $1 })
-        let ifInverted = Self.lineResidual(times, zip(offset, reading).map { $0 - $1 })
+        guard let ifRight = StraightLine(x: times, y: zip(offset, reading).map { $0 + $1 })?.residual,
+            let ifInverted = StraightLine(x: times, y: zip(offset, reading).map { $0 - $1 })?.residual
+        else { return false }
         return ifRight > settings.bendFloor && ifRight > settings.bendRatio * ifInverted
-    }
-
-    /// Root-mean-square distance of `values` from their least-squares line in `times`.
-    static func lineResidual(_ times: [Double], _ values: [Double]) -> Double {
-        let n = Double(times.count)
-        let mt = times.reduce(0, +) / n
-        let mv = values.reduce(0, +) / n
-        let sxx = zip(times, times).reduce(0) { $0 + ($1.0 - mt) * ($1.1 - mt) }
-        let slope = sxx > 0 ? zip(times, values).reduce(0) { $0 + ($1.0 - mt) * ($1.1 - mv) } / sxx : 0
-        let squares = zip(times, values).reduce(0) { $0 + pow($1.1 - mv - slope * ($1.0 - mt), 2) }
-        return sqrt(squares / n)
     }
 }

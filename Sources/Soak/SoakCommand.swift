@@ -134,12 +134,7 @@ public struct SoakCommand {
         public var slopeBytesPerTenMinutes: Double? {
             let points = afterWarmUp
             guard points.count >= 3 else { return nil }
-            let n = Double(points.count)
-            let mt = points.reduce(0) { $0 + $1.time } / n
-            let mb = points.reduce(0) { $0 + $1.bytes } / n
-            let sxx = points.reduce(0) { $0 + ($1.time - mt) * ($1.time - mt) }
-            guard sxx > 0 else { return nil }
-            return points.reduce(0) { $0 + ($1.time - mt) * ($1.bytes - mb) } / sxx * 600
+            return StraightLine(x: points.map(\.time), y: points.map(\.bytes)).map { $0.slope * 600 }
         }
     }
 
