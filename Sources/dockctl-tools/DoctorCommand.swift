@@ -89,7 +89,7 @@ struct DoctorCommand {
                 return Finding(
                     status: .warning,
                     line:
-                        "model \(entry.name): \(entry.file) not found in \(surroundings.models.searchDirectories.joined(separator: ", ")); detectors that need it fall back; run Scripts/setup or put it in models/ (\(entry.source))"
+                        "model \(entry.name): \(entry.file) not found in \(surroundings.models.searchDirectories.joined(separator: ", ")), so \(entry.without); run Scripts/setup, which downloads it, or put \(entry.location) in models/"
                 )
             }
         }
