@@ -106,7 +106,7 @@ public struct BenchCommand {
             case "--no-audio": passThrough.append(argument)
             case "--frames", "--detector", "--detect-width", "--bodies", "--track-objects", "--threads", "--profile",
                 "--models", "--media",
-                "--mics", "--mic-spacing", "--mic-order", "--lips":
+                "--mics", "--mic-spacing", "--mic-order", "--lips", "--zoom", "--zoom-share":
                 guard let value = rest.popFirst() else { throw UsageError("\(argument) needs a value") }
                 passThrough += [argument, value]
             default:

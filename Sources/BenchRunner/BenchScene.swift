@@ -21,6 +21,8 @@ public struct BenchScene: Sendable {
     public var worldFieldOfView: Double
     public var viewSize = PixelSize(width: 1280, height: 720)
     public var viewFieldOfView = 60.0
+    /// The camera's optical zoom lens (`camera.zoom_max`, …); nil = a fixed lens.
+    public var zoomLens: ZoomLensModel?
     public var gimbal = GimbalModel()
     /// Radians: pitch in x, yaw in y.
     public var initialPose = Vector3D()
@@ -55,6 +57,7 @@ public struct BenchScene: Sendable {
         c.soundChannelsSwapped = micWiringSwapped
         c.viewSize = viewSize
         c.viewFieldOfView = viewFieldOfView
+        c.simulatedZoomLens = zoomLens
         c.gimbalModel = gimbal
         return c
     }
@@ -181,6 +184,12 @@ public struct BenchScene: Sendable {
         let height = try camera.integer("height", in: 64...4320) ?? viewSize.height
         viewSize = PixelSize(width: width, height: height)
         viewFieldOfView = try camera.number("horizontal_fov_deg", in: 10...160) ?? viewFieldOfView
+        if let maximum = try camera.number("zoom_max", in: 1.1...30) {
+            var lens = ZoomLensModel(maximumFactor: maximum)
+            lens.doublingsPerSecond = try camera.number("zoom_doublings_per_s", in: 0.1...10) ?? lens.doublingsPerSecond
+            lens.latency = (try camera.number("zoom_latency_ms", in: 0...2000)).map { $0 / 1000 } ?? lens.latency
+            zoomLens = lens
+        }
         try camera.finish()
         guard viewFieldOfView < worldFieldOfView else {
             throw camera.error(
@@ -267,6 +276,14 @@ public struct BenchScene: Sendable {
                         talking: try p.bool("talking") ?? false)
                     person.distance = try p.number("distance_m", in: 0.3...30) ?? person.distance
                     person.mouthHeight = try p.number("mouth_height_m", in: 0.3...2.5) ?? person.mouthHeight
+                    let heights = try p.tuples("face_heights", length: 2...2, shape: "[seconds, face_height_px]") ?? []
+                    for (index, row) in heights.enumerated()
+                    where (index > 0 && row[0] <= heights[index - 1][0]) || !(8...600).contains(row[1]) {
+                        throw JSONFieldError(
+                            path: p.child("face_heights") + "[\(index)]",
+                            problem: "times must increase and heights lie in 8…600 pixels")
+                    }
+                    person.faceHeights = heights.map { FaceHeightKey(time: $0[0], height: $0[1]) }
                     return person
                 }), !people.isEmpty
         else { throw fields.error("people", "is required: at least one person") }

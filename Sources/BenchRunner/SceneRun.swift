@@ -34,6 +34,8 @@ public struct SceneRun: Sendable {
     public let audioNote: String?
     /// A digitally framed run's figures, measured on the crop (nil for a gimbal's run).
     public let digitalFraming: DigitalFramingEvaluation?
+    /// How well the lens kept the face's size, in a scene whose camera has an optical zoom.
+    public var zoom: ZoomEvaluation?
     /// How this run framed its subject.
     public let framing: Framing
     /// The audio front end's own figures against the truth (generated scenes with speech).
@@ -102,12 +104,20 @@ public struct SceneRun: Sendable {
         {
             frontEnd = try? AudioFrontEndFigures.measure(generated, array: configuration.microphones)
         }
-        return SceneRun(
+        var run = SceneRun(
             scene: scene.name, law: framing.name(for: law), summary: summary,
             evaluation: SceneEvaluation(samples: summary.frameSamples, settings: settings),
             peakResidentBytes: ProcessResources.peakResidentBytes(), trackRate: configuration.trackRate,
             detectorFallback: session.detectorFallback, audioNote: session.audioNote, digitalFraming: crop,
             framing: framing, audioFrontEnd: frontEnd)
+        // Judged with the zoom on or off alike, so the two can be compared.
+        if scene.zoomLens != nil {
+            run.zoom = ZoomEvaluation(
+                samples: summary.frameSamples, primaryID: scene.primaryID, goal: configuration.zoomFaceShare,
+                viewWidth: Double(camera.width), viewHeight: Double(camera.height),
+                zoomMoves: summary.zoom?.moves ?? 0, duration: summary.mediaSeconds)
+        }
+        return run
     }
 
     /// Calls of `track` made against those the feeder's rate asks for over the media time.
@@ -197,7 +207,27 @@ public struct SceneRun: Sendable {
             var f = figure
             if f.value?.isNaN == true || (fixedCamera && Self.gimbalKeys.contains(f.key)) { f.value = nil }
             return f
-        } + Self.cropFigures(digitalFraming)
+        } + Self.cropFigures(digitalFraming) + Self.zoomFigures(zoom)
+    }
+
+    /// A zooming camera's figures: how near the face's size stayed to its goal, and how often
+    /// the lens moved.
+    static func zoomFigures(_ z: ZoomEvaluation?) -> [BenchFigure] {
+        [
+            BenchFigure(
+                key: "face_size_error_pct", label: "size err %", value: z?.sizeErrors.median.map { $0 * 100 },
+                format: "%.1f"),
+            BenchFigure(
+                key: "face_size_p90_error_pct", label: "size p90 %",
+                value: z?.sizeErrors.value(at: 90).map { $0 * 100 },
+                format: "%.1f"),
+            BenchFigure(
+                key: "face_size_in_band_pct", label: "size ok %", value: z?.withinBandShare.map { $0 * 100 },
+                format: "%.1f"),
+            BenchFigure(key: "lens_zooms_per_min", label: "lens/m", value: z?.zoomsPerMinute, format: "%.1f"),
+            BenchFigure(
+                key: "face_box_over_truth", label: "box/truth", value: z?.detectedOverTruth, format: "%.2f"),
+        ]
     }
 
     /// The figures a room and a conversation are judged by (`SpeakerFraming`).
@@ -274,5 +304,7 @@ public struct SceneRun: Sendable {
         "end_from_home_deg", "speaker_accuracy_pct",
         "switch_latency_s", "missed_switches", "false_switches", "id_switches", "idf1", "track_rate_pct",
         "dropped_frames", "crop_centring_rms_deg", "crop_in_view_pct", "crop_still_jitter_px", "zoom_changes_per_min",
+        "face_size_error_pct", "face_size_p90_error_pct", "face_size_in_band_pct", "lens_zooms_per_min",
+        "face_box_over_truth",
     ]).union(roomKeys)
 }

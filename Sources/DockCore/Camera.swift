@@ -29,6 +29,12 @@ public struct CameraIntrinsics: Hashable, Sendable {
         return CameraIntrinsics(fx: fx * sx, fy: fy * sy, cx: cx * sx, cy: cy * sy)
     }
 
+    /// The same camera with its focal length multiplied by `factor` (an optical zoom: the
+    /// principal point stays where it is).
+    public func zoomed(by factor: Double) -> CameraIntrinsics {
+        CameraIntrinsics(fx: fx * factor, fy: fy * factor, cx: cx, cy: cy)
+    }
+
     /// The unit-depth ray through a pixel (camera frame: x right, y down, z forward).
     public func ray(through p: PixelPoint) -> Vector3D {
         Vector3D(x: (p.x - cx) / fx, y: (p.y - cy) / fy, z: 1)

@@ -180,6 +180,34 @@ extension DockdOption {
                 == .inverted
         },
         DockdOption(
+            "--zoom", "off|auto", .gimbal,
+            help: [
+                "auto: drive the camera's optical zoom so the framed face keeps",
+                "its size (--zoom-share), out when the subject moves fast or is",
+                "lost; off (default): no zoom command, the zoom stays where it is",
+            ],
+            key: .init(section: "gimbal", name: "zoom", kind: .value, summary: "`off` or `auto`")
+        ) { o, v in
+            o.configuration.zoom = try OptionValue.choice(v, ZoomChoice.self, or: "--zoom must be off or auto")
+        },
+        DockdOption(
+            "--zoom-share", "S", .gimbal,
+            help: ["with --zoom auto: the framed face's height as a share of the", "picture's (default 0.15)"],
+            key: .init(
+                section: "gimbal", name: "zoom_face_share", kind: .value, summary: "face height / picture height")
+        ) { o, v in o.configuration.zoomFaceShare = try OptionValue.number(v, "--zoom-share", in: 0.03...0.6) },
+        DockdOption(
+            "--sim-zoom", "X", .gimbal,
+            help: [
+                "give the simulated camera an optical zoom lens up to X times", "(1 doubling a second, 100 ms latency)",
+            ],
+            key: .init(
+                section: "gimbal", name: "sim_zoom_max", kind: .value, summary: "the simulated lens's largest zoom")
+        ) { o, v in
+            o.configuration.simulatedZoomLens = ZoomLensModel(
+                maximumFactor: try OptionValue.number(v, "--sim-zoom", in: 1.1...30))
+        },
+        DockdOption(
             "--buttons", "DEVICE", .gimbal,
             help: [
                 "a remote's or the gimbal's keys (/dev/input/by-id/…-event-kbd):",

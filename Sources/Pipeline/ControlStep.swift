@@ -47,11 +47,14 @@ struct ControlStep {
     let notices: Protected<[String]>
     /// The mount the head was configured with: the line names the other one.
     let mount: MountDirections
+    /// The optical zoom, when the engine drives it.
+    private var zoom: ZoomStep?
 
     init(
         feeder: TrackFeeder, accessory: LocalDock, monitor: SessionMonitor, figures: Protected<ControlFigures>,
-        notices: Protected<[String]>, mount: MountDirections
+        notices: Protected<[String]>, mount: MountDirections, zoom: ZoomStep? = nil
     ) {
+        self.zoom = zoom
         self.notices = notices
         self.mount = mount
         self.feeder = feeder
@@ -73,9 +76,12 @@ struct ControlStep {
         defer { accessory.service(at: now) }
         // With system tracking off the client drives the motors; the pipeline only watches.
         guard let target, accessory.isSystemTrackingEnabled else { return }
-        if target.stamp != lastWatched, let finding = watch(target) {
-            stopRunningAway(finding)
-            return
+        if target.stamp != lastWatched {
+            zoom?.observe(target, at: now)
+            if let finding = watch(target) {
+                stopRunningAway(finding)
+                return
+            }
         }
         let fresh = target.stamp != lastCarried
         guard feeder.isDue(at: now, fresh: fresh) else { return }

@@ -81,7 +81,8 @@ struct FrameRecorder {
         summary: inout SessionSummary
     ) -> [PixelRect] {
         guard let truth = rig.truth, var recorded = metrics else { return [] }
-        let virtualCamera = rig.virtualCamera
+        // Seen through the lens as it was zoomed for this frame.
+        let virtualCamera = rig.virtualCamera?.zoomed(by: p.camera.intrinsics.fx / rig.camera.intrinsics.fx)
         let people = truth.groundTruth(sequence: p.frame.stamp.sequence).map { person in
             let rect =
                 virtualCamera.map { $0.project(worldRect: person.face, pose: p.frame.truePose ?? p.pose) }

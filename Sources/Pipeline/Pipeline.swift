@@ -39,6 +39,19 @@ public final class Pipeline: PipelineSession {
     public let detectorName: String
     public let detectorFallback: String?
     public let audioNote: String?
+    /// What the zoom does this run, when there is a zoom to speak of or one was asked for.
+    public var zoomNote: String? {
+        switch (configuration.zoom, rig.zoom) {
+        case (.off, nil): nil
+        case (.off, let drive?): "zoom: off, the \(drive.name) is left where it is"
+        case (.auto, let drive?):
+            String(
+                format: "zoom: auto, the %@ up to %.1f×, the face kept at %.2f of the picture's height",
+                drive.name as NSString, drive.range.upperBound, configuration.zoomFaceShare)
+        case (.auto, nil):
+            "zoom: auto asked for, but this camera has no zoom the engine can drive; it stays off"
+        }
+    }
     package let accessory: LocalDock
     /// The motor device driven (the simulated gimbal, or the dry run's name).
     public var motorName: String { rig.backend.name }
@@ -50,6 +63,7 @@ public final class Pipeline: PipelineSession {
     let rig: Rig
     let perception: PerceptionStep
     let controlFigures = Protected(ControlFigures())
+    let zoomFigures = Protected(ZoomFigures())
     private var recorder: FrameRecorder
     /// The virtual camera other programs read, and the crop digital framing shows on it.
     public let videoOut: VideoOutputSink?
@@ -155,6 +169,12 @@ public final class Pipeline: PipelineSession {
         summary.trackCalls = figures.trackCalls
         summary.rateContractErrors = figures.rateContractErrors
         summary.runawayStop = figures.runawayStop
+        if let drive = rig.zoom {
+            let zoom = zoomFigures.withLock { $0 }
+            summary.zoom = SessionSummary.ZoomReport(
+                mode: configuration.zoom, moves: zoom.moves, failures: zoom.failures, lastFailure: zoom.lastFailure,
+                finalFactor: drive.factor(at: rig.clock.now))
+        }
         for latency in figures.commandLatencies.samples["capture→command"] ?? [] {
             summary.timings.record("capture→command", milliseconds: latency)
         }
@@ -196,10 +216,18 @@ public final class Pipeline: PipelineSession {
         do {
             return ControlStep(
                 feeder: try TrackFeeder(rate: configuration.trackRate), accessory: accessory, monitor: monitor,
-                figures: controlFigures, notices: controlNotices, mount: configuration.mount)
+                figures: controlFigures, notices: controlNotices, mount: configuration.mount,
+                zoom: makeZoomStep())
         } catch {
             throw SessionError("--rate: \(error)")
         }
+    }
+
+    /// The zoom's step when the engine drives a zoom this rig has (`--zoom auto`).
+    private func makeZoomStep() -> ZoomStep? {
+        guard configuration.zoom == .auto, let drive = rig.zoom else { return nil }
+        return ZoomStep(
+            drive: drive, faceShare: configuration.zoomFaceShare, widest: rig.camera.intrinsics, figures: zoomFigures)
     }
 
     /// Perceives one frame at `now` on the rig's clock and publishes its tracking state.

@@ -39,6 +39,8 @@ final class Rig: @unchecked Sendable {
     /// project them into the view.
     let truth: (any GroundTruthProvider)?
     let virtualCamera: VirtualCamera?
+    /// The camera's optical zoom, when it has one the engine may drive.
+    let zoom: (any ZoomDrive)?
     let sound: RigSound
     /// Camera events (docked, undocked) waiting to be logged.
     let events: Protected<[CameraEvent]>
@@ -53,7 +55,7 @@ final class Rig: @unchecked Sendable {
         gimbal: SimulatedGimbal?,
         sourceSummary: String, nominalFrameRate: Double, totalFrames: Int?, camera: CameraInformation,
         pictureSize: PixelSize? = nil, truth: (any GroundTruthProvider)?, virtualCamera: VirtualCamera?,
-        sound: RigSound,
+        zoom: (any ZoomDrive)? = nil, sound: RigSound,
         events: Protected<[CameraEvent]> = Protected([]), cancel: @escaping @Sendable () -> Void,
         makeSource: @escaping @Sendable () throws(FrameSourceError) -> any FrameSource
     ) {
@@ -69,6 +71,7 @@ final class Rig: @unchecked Sendable {
         self.camera = camera
         self.truth = truth
         self.virtualCamera = virtualCamera
+        self.zoom = zoom
         self.sound = sound
         self.events = events
         self.cancel = cancel

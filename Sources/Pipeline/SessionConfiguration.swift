@@ -75,6 +75,11 @@ public struct SessionConfiguration: Sendable {
     public var gimbalModel = GimbalModel()
     /// Which way the head's axes turn the camera as mounted (`--pan-direction`, `--tilt-direction`).
     public var mount = MountDirections.normal
+    /// Whether the engine drives the camera's optical zoom, and how large the framed face is kept.
+    public var zoom = ZoomChoice.off
+    public var zoomFaceShare = ZoomFollower.Settings().faceShare
+    /// The simulated camera's zoom lens; nil = a fixed lens.
+    public var simulatedZoomLens: ZoomLensModel?
     /// The head's command latency as measured (`--command-latency`), seconds; nil = the device's own figure.
     public var commandLatency: Double?
     public var framing = FramingConfiguration()

@@ -26,6 +26,15 @@ public struct SessionSummary: Sendable {
     public var deadmanStops = 0
     /// The line said when the head turned the camera away from the person and the tracking stopped.
     public var runawayStop: String?
+    /// The camera's optical zoom: how the engine drove it, and where it was left.
+    public struct ZoomReport: Sendable {
+        public var mode: ZoomChoice
+        public var moves: Int
+        public var failures: Int
+        public var lastFailure: String?
+        public var finalFactor: Double
+    }
+    public var zoom: ZoomReport?
     /// Times the motor device stopped answering mid-run (and the motors were stopped for it).
     public var silentMotorStops = 0
     public var finalCommand = Vector3D()
@@ -110,6 +119,13 @@ public struct SessionSummary: Sendable {
                     audioBlocks, audioBlocksDropped, audioRestarts, framesWithSpeaker, frames))
         }
         if let runawayStop { lines.append(runawayStop) }
+        if let zoom {
+            lines.append(
+                zoom.mode == .off
+                    ? String(format: "zoom: off, left at %.2f×", zoom.finalFactor)
+                    : String(format: "zoom: %d changes, %.2f× at the end", zoom.moves, zoom.finalFactor)
+                        + (zoom.failures > 0 ? ", \(zoom.failures) commands failed (\(zoom.lastFailure ?? ""))" : ""))
+        }
         lines.append("motors at exit: \(finalCommand == Vector3D() ? "stopped" : "MOVING \(finalCommand)")")
         if let (declared, measured, starts) = commandLatency, let measured {
             lines.append(

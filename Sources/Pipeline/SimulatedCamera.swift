@@ -15,6 +15,8 @@ final class SimulatedCamera: FrameSource {
     private let scene: GeneratedScene?
     private let virtualCamera: VirtualCamera?
     private let gimbal: SimulatedGimbal?
+    /// The camera's zoom lens: the view is rendered, and its intrinsics given, at its factor.
+    private let lens: SimulatedZoomLens?
     /// The head as the engine reads it (through the configured mount); nil for a fixed camera.
     private let reading: (any MotorBackend)?
     private let camera: CameraInformation
@@ -26,13 +28,15 @@ final class SimulatedCamera: FrameSource {
 
     init(
         world: any FrameSource, scene: GeneratedScene?, virtualCamera: VirtualCamera?, gimbal: SimulatedGimbal?,
-        reading: (any MotorBackend)?, camera: CameraInformation, pacing: (any MonotonicClock)?,
+        lens: SimulatedZoomLens? = nil, reading: (any MotorBackend)?, camera: CameraInformation,
+        pacing: (any MonotonicClock)?,
         cancellation: Protected<Bool>
     ) {
         self.world = world
         self.scene = scene
         self.virtualCamera = virtualCamera
         self.gimbal = gimbal
+        self.lens = lens
         self.reading = reading
         self.camera = camera
         self.pacing = pacing
@@ -81,14 +85,17 @@ final class SimulatedCamera: FrameSource {
         // time the gimbal may already have moved on, and the picture shows where it is.
         let time = pacing.map { max($0.now, world.stamp.time) } ?? world.stamp.time
         let pose = gimbal?.cameraPose(at: time) ?? Vector3D()
+        let zoom = lens?.factor(at: time) ?? 1
         var view = world
         if let virtualCamera {
-            do { view = try virtualCamera.render(world, pose: pose) } catch {
+            do { view = try virtualCamera.zoomed(by: zoom).render(world, pose: pose) } catch {
                 throw FrameSourceError("rendering failed: \(error)")
             }
             try scene?.applyCameraEffects(to: &view)
         }
+        // The intrinsics follow the zoom, as a camera's reported zoom position gives them.
         view.camera = camera
+        view.camera?.intrinsics = camera.intrinsics.zoomed(by: zoom)
         // What the engine knows is the head's reading, through the mount it was told of.
         view.headPose = reading?.motionState(at: time).angularPositions ?? pose
         view.truePose = pose

@@ -39,9 +39,11 @@ extension Rig {
             backend = NullMotorBackend()
             camera = CameraInformation(referenceDimensions: world.size, intrinsics: worldIntrinsics)
         }
+        // A zoom lens only on a camera that renders a view (a recording seen whole cannot zoom).
+        let lens = virtualCamera != nil ? configuration.simulatedZoomLens.map { SimulatedZoomLens(model: $0) } : nil
         let cancelled = Protected(false)
         let rendered = SimulatedCamera(
-            world: world, scene: scene, virtualCamera: virtualCamera, gimbal: gimbal,
+            world: world, scene: scene, virtualCamera: virtualCamera, gimbal: gimbal, lens: lens,
             reading: backend is NullMotorBackend ? nil : backend, camera: camera,
             pacing: timing == .realTime ? mediaClock : nil, cancellation: cancelled)
         let source = SourceHandOver(
@@ -53,7 +55,7 @@ extension Rig {
             timing: timing, clock: mediaClock, mediaClock: mediaClock, backend: backend, gimbal: gimbal,
             sourceSummary: world.summary, nominalFrameRate: world.nominalFrameRate, totalFrames: totalFrames,
             camera: camera,
-            truth: scene ?? configuration.labelledTruth, virtualCamera: virtualCamera,
+            truth: scene ?? configuration.labelledTruth, virtualCamera: virtualCamera, zoom: lens,
             sound: sceneSound(configuration, scene: scene),
             cancel: { cancelled.withLock { $0 = true } },
             makeSource: { () throws(FrameSourceError) in try source.take() })

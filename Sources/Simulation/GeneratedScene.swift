@@ -273,7 +273,7 @@ public final class GeneratedScene: FrameSource {
     }
 
     private func spritePlacement(_ person: ScenePerson, at time: Double) -> PixelRect {
-        let scale = person.faceHeight / ScenePhotos.astronautFace.height
+        let scale = person.faceHeight(at: time) / ScenePhotos.astronautFace.height
         let crop = ScenePhotos.portraitCrop
         let angles = person.script.angles(at: time)
         let center = worldPoint(yaw: angles.yaw, pitch: angles.pitch)

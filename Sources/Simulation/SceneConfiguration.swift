@@ -34,6 +34,9 @@ public struct ScenePerson: Sendable, Hashable {
     /// above the floor): where their voice comes from in a scene with a room.
     public var distance: Double = 1.7
     public var mouthHeight: Double = 1.2
+    /// The face's height over time, (seconds, world pixels) keyframes, linear between: a person
+    /// walking toward the camera or away. Empty = `faceHeight` throughout.
+    public var faceHeights: [FaceHeightKey] = []
 
     public init(
         id: Int, script: SceneScript, faceHeight: Double = 120, mirrored: Bool = false, brightness: Double = 1,
@@ -47,6 +50,30 @@ public struct ScenePerson: Sendable, Hashable {
         self.turnedAway = turnedAway
         self.speaking = speaking
         self.talking = talking
+    }
+}
+
+/// A face's height at a moment of a scene.
+public struct FaceHeightKey: Sendable, Hashable {
+    public var time: Double
+    public var height: Double
+
+    public init(time: Double, height: Double) {
+        self.time = time
+        self.height = height
+    }
+}
+
+extension ScenePerson {
+    /// The face's height in world pixels at `time`.
+    public func faceHeight(at time: Double) -> Double {
+        guard let first = faceHeights.first else { return faceHeight }
+        guard time > first.time else { return first.height }
+        for (a, b) in zip(faceHeights, faceHeights.dropFirst()) where time < b.time {
+            let t = (time - a.time) / max(b.time - a.time, 1e-9)
+            return a.height + t * (b.height - a.height)
+        }
+        return faceHeights.last!.height
     }
 }
 

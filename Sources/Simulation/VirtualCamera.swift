@@ -26,6 +26,14 @@ public struct VirtualCamera: Sendable {
         CameraInformation(referenceDimensions: viewSize, intrinsics: viewIntrinsics)
     }
 
+    /// The same camera with its lens zoomed by `factor` (the focal length multiplied).
+    public func zoomed(by factor: Double) -> VirtualCamera {
+        guard factor != 1 else { return self }
+        return VirtualCamera(
+            worldSize: worldSize, worldIntrinsics: worldIntrinsics, viewSize: viewSize,
+            viewIntrinsics: viewIntrinsics.zoomed(by: factor))
+    }
+
     /// Rotation from the gimbal's camera frame to the world camera frame: pan (about y, positive
     /// right), then tilt riding on it (about x, positive down). Row-major 3×3.
     static func rotation(_ pose: Vector3D) -> [Double] {

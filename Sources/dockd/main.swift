@@ -52,6 +52,7 @@ events.event(
     ])
 if let fallback = session.detectorFallback { events.event("fallback", fallback) }
 if let audio = session.audioNote { events.event("audio", audio) }
+if let zoom = session.zoomNote { events.event("zoom", zoom) }
 if let out = session.videoOut {
     let framing = options.configuration.digitalFraming.map {
         String(format: ", digital framing up to %.1f×", $0.maximumZoom)
