@@ -77,8 +77,10 @@ struct ControlStep {
         // With system tracking off the client drives the motors; the pipeline only watches.
         guard let target, accessory.isSystemTrackingEnabled else { return }
         if target.stamp != lastWatched {
-            zoom?.observe(target, at: now)
-            if let finding = watch(target) {
+            lastWatched = target.stamp
+            let sighting = FramedSighting(target)
+            zoom?.observe(target, sighting, at: now)
+            if let finding = watch(target, sighting) {
                 stopRunningAway(finding)
                 return
             }
@@ -114,21 +116,14 @@ struct ControlStep {
     }
 
     /// Shows the guard a new frame's framed subject; a finding when the head is running away.
-    /// Only a subject detected in this very frame counts, where it was detected: a box the
-    /// tracker predicts while it coasts keeps its own motion across the picture as the head
-    /// turns, which looks like a subject running away.
-    private mutating func watch(_ target: ControlTarget) -> WrongDirectionGuard.Finding? {
-        lastWatched = target.stamp
-        guard let subject = target.sound == nil ? target.framed.first : nil else {
-            return wrongDirection.observe(
-                time: target.stamp.time.seconds(since: .zero), subject: nil, pose: target.pose, offset: (0, 0))
+    /// Only a subject detected in this very frame counts, where it was detected.
+    private mutating func watch(_ target: ControlTarget, _ sighting: FramedSighting) -> WrongDirectionGuard.Finding? {
+        let time = target.stamp.time.seconds(since: .zero)
+        guard let subject = sighting.subject else {
+            return wrongDirection.observe(time: time, subject: nil, pose: target.pose, offset: (0, 0))
         }
-        guard subject.lastStamp == target.stamp else { return nil }
-        let box = ImageCoordinates(size: target.camera.referenceDimensions).pixels(subject.observedRect)
-        let offset = AngularError.toCenter(
-            PixelPoint(x: box.midX, y: box.midY), intrinsics: target.camera.intrinsics, pitch: target.pose.x)
-        return wrongDirection.observe(
-            time: target.stamp.time.seconds(since: .zero), subject: subject.id, pose: target.pose, offset: offset)
+        guard let offset = sighting.offset else { return nil }
+        return wrongDirection.observe(time: time, subject: subject.id, pose: target.pose, offset: offset)
     }
 
     /// Stops the tracking for good on a head running away from the person, and says what to do.

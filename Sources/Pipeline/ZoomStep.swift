@@ -26,11 +26,8 @@ struct ZoomStep {
     /// The camera at the widest zoom.
     let widest: CameraIntrinsics
     let figures: Protected<ZoomFigures>
-    /// The subject's direction in the room at the last frame, and its smoothed speed.
-    private var lastDirection: (time: Double, id: Int, yaw: Double, pitch: Double)?
-    private var speed = 0.0
-    /// Seconds over which the subject's speed is averaged.
-    private static let speedTimeConstant = 0.3
+    /// The subject's motion across the room, per axis, and whose it is.
+    private var motion: (id: Int, yaw: SubjectMotionEstimate, pitch: SubjectMotionEstimate)?
 
     init(drive: any ZoomDrive, faceShare: Double, widest: CameraIntrinsics, figures: Protected<ZoomFigures>) {
         var settings = ZoomFollower.Settings()
@@ -41,23 +38,22 @@ struct ZoomStep {
         self.figures = figures
     }
 
-    /// Takes a new frame's target; commands the lens when the follower picks a new factor.
-    mutating func observe(_ target: ControlTarget, at now: MonotonicInstant) {
+    /// Takes a new frame's sighting; commands the lens when the follower picks a new factor.
+    mutating func observe(_ target: ControlTarget, _ sighting: FramedSighting, at now: MonotonicInstant) {
         let time = target.stamp.time.seconds(since: .zero)
         let zoom = target.camera.intrinsics.fx / widest.fx
-        let subject = target.sound == nil ? target.framed.first : nil
         var sample = ZoomFollower.Sample(time: time, faceShare: nil, zoom: zoom)
-        if let subject {
-            // A body gives no face size to go by: the zoom holds until a face is seen again.
-            guard subject.kind == .humanFace else { return }
-            // Its size counts only where it was detected in this very frame.
-            guard subject.lastStamp == target.stamp else { return }
+        if let subject = sighting.subject {
+            // A body gives no face size to go by: the zoom holds until a face is seen again; so
+            // does a face not detected in this very frame.
+            guard subject.kind == .humanFace, let offset = sighting.offset else { return }
             let rect = subject.observedRect
             sample.faceShare = rect.height
             sample.offCentre = 2 * max(abs(rect.midX - 0.5), abs(rect.midY - 0.5))
-            sample.speed = measureSpeed(subject.id, rect, target, time: time)
+            sample.speed = speed(
+                of: subject.id, at: time, yaw: target.pose.y + offset.yaw, pitch: target.pose.x + offset.pitch)
         } else {
-            lastDirection = nil
+            motion = nil
         }
         guard let factor = follower.observe(sample) else { return }
         do {
@@ -71,24 +67,12 @@ struct ZoomStep {
         }
     }
 
-    /// The subject's angular speed across the room: its direction (the head's reading plus its
-    /// place in the picture) differenced frame to frame, smoothed.
-    private mutating func measureSpeed(
-        _ id: Int, _ rect: NormalizedRect, _ target: ControlTarget, time: Double
-    ) -> Double {
-        let box = ImageCoordinates(size: target.camera.referenceDimensions).pixels(rect)
-        let offset = AngularError.toCenter(
-            PixelPoint(x: box.midX, y: box.midY), intrinsics: target.camera.intrinsics, pitch: target.pose.x)
-        let direction = (yaw: target.pose.y + offset.yaw, pitch: target.pose.x + offset.pitch)
-        defer { lastDirection = (time, id, direction.yaw, direction.pitch) }
-        guard let last = lastDirection, last.id == id, time > last.time else {
-            speed = 0
-            return speed
-        }
-        let dt = time - last.time
-        let instant = hypot(direction.yaw - last.yaw, direction.pitch - last.pitch) / dt
-        let weight = 1 - exp(-dt / Self.speedTimeConstant)
-        speed += weight * (instant - speed)
-        return speed
+    /// The subject's angular speed across the room (rad/s): its direction (the head's reading
+    /// plus its place in the picture) followed per axis, as the control law follows it.
+    private mutating func speed(of id: Int, at time: Double, yaw: Double, pitch: Double) -> Double {
+        if motion?.id != id { motion = (id, SubjectMotionEstimate(), SubjectMotionEstimate()) }
+        motion!.yaw.add(angle: yaw, at: time)
+        motion!.pitch.add(angle: pitch, at: time)
+        return hypot(motion!.yaw.rate, motion!.pitch.rate)
     }
 }

@@ -67,13 +67,7 @@ public struct FaceHeightKey: Sendable, Hashable {
 extension ScenePerson {
     /// The face's height in world pixels at `time`.
     public func faceHeight(at time: Double) -> Double {
-        guard let first = faceHeights.first else { return faceHeight }
-        guard time > first.time else { return first.height }
-        for (a, b) in zip(faceHeights, faceHeights.dropFirst()) where time < b.time {
-            let t = (time - a.time) / max(b.time - a.time, 1e-9)
-            return a.height + t * (b.height - a.height)
-        }
-        return faceHeights.last!.height
+        interpolate(faceHeights, at: time, time: \.time, value: \.height) ?? faceHeight
     }
 }
 
@@ -129,11 +123,7 @@ public struct SceneConfiguration: Sendable, Hashable {
     public var resolvedDuration: Double { duration ?? people.map(\.script.duration).max() ?? 0 }
 
     public func lightingGain(at time: Double) -> Double {
-        guard let next = lighting.firstIndex(where: { $0.time > time }) else { return lighting.last?.gain ?? 1 }
-        guard next > 0 else { return lighting[0].gain }
-        let a = lighting[next - 1]
-        let b = lighting[next]
-        return a.gain + (b.gain - a.gain) * (time - a.time) / (b.time - a.time)
+        interpolate(lighting, at: time, time: \.time, value: \.gain) ?? 1
     }
 
     public static func == (a: SceneConfiguration, b: SceneConfiguration) -> Bool {

@@ -28,14 +28,10 @@ public struct SceneScript: Sendable, Hashable {
 
     /// Yaw and pitch in degrees at `time`.
     public func angles(at time: Double) -> (yaw: Double, pitch: Double) {
-        guard let next = keyframes.firstIndex(where: { $0.time > time }) else {
-            return (keyframes.last!.yaw, keyframes.last!.pitch)
-        }
-        guard next > 0 else { return (keyframes[0].yaw, keyframes[0].pitch) }
-        let a = keyframes[next - 1]
-        let b = keyframes[next]
-        let f = (time - a.time) / (b.time - a.time)
-        return (a.yaw + (b.yaw - a.yaw) * f, a.pitch + (b.pitch - a.pitch) * f)
+        (
+            interpolate(keyframes, at: time, time: \.time, value: \.yaw)!,
+            interpolate(keyframes, at: time, time: \.time, value: \.pitch)!
+        )
     }
 
     /// The demo: stands, walks right at about 0.5 m/s at 3 m, pauses, crosses to the left,
