@@ -29,6 +29,11 @@ public final class V4L2ControlPort: CameraControlPort {
         }
     }
 
+    public func value(of key: String) -> Int64? {
+        guard let control = controls[key] else { return nil }
+        return device.withLock { try? $0?.value(ofControl: control.id) }
+    }
+
     public func close() {
         device.withLock {
             $0?.close()

@@ -31,41 +31,51 @@ extension Rig {
         let camera: ReconnectingCamera
         do {
             camera = try ReconnectingCamera(
-                path: path, request: captureRequest(configuration), system: system, intrinsics: intrinsics
+                path: path, request: captureRequest(configuration), system: system, intrinsics: intrinsics,
+                followsZoomControl: configuration.zoom == .off
             ) { event in
                 events.withLock { $0.append(event) }
             }
         } catch {
             throw SessionError(error.description)
         }
-        let backend: any MotorBackend
+        var device: (any MotorBackend)?
         if case .device(let spec) = configuration.resolvedGimbal {
             do {
-                backend = try configuration.mounted(
-                    spec.connect(camera: path) { event in
-                        switch event {
-                        case .connected(let name): events.withLock { $0.append(.docked("gimbal \(name) reconnected")) }
-                        case .disconnected(let name):
-                            events.withLock { $0.append(.undocked("gimbal \(name) disconnected")) }
-                        }
-                    })
+                device = try spec.connect(camera: path) { event in
+                    switch event {
+                    case .connected(let name): events.withLock { $0.append(.docked("gimbal \(name) reconnected")) }
+                    case .disconnected(let name):
+                        events.withLock { $0.append(.undocked("gimbal \(name) disconnected")) }
+                    }
+                }
             } catch {
                 throw SessionError(error.description)
             }
-        } else {
-            backend = NullMotorBackend()
         }
+        let backend = device.map { configuration.mounted($0) } ?? NullMotorBackend()
+        let zoom = configuration.zoom == .auto ? zoomDrive(device: device, camera: path, system: system) : nil
         let cancellation = camera.cancellation
-        let handOver = SourceHandOver(camera)
+        let handOver = SourceHandOver(zoom.map { ZoomedFrames(camera, drive: $0) } ?? camera)
         let rig = Rig(
             timing: .realTime, clock: clock, mediaClock: nil, backend: backend, gimbal: nil,
             sourceSummary: camera.summary,
             nominalFrameRate: camera.nominalFrameRate, totalFrames: configuration.maximumFrames,
             camera: camera.information.current ?? intrinsics.cameraInformation(size: camera.size),
-            pictureSize: camera.pictureSize, truth: nil, virtualCamera: nil,
+            pictureSize: camera.pictureSize, truth: nil, virtualCamera: nil, zoom: zoom,
             sound: microphones(configuration, clock: clock), events: events,
             cancel: { cancellation.cancel() }, makeSource: { () throws(FrameSourceError) in try handOver.take() })
         return rig
+    }
+
+    /// The zoom the engine drives: a VISCA camera's own, else the capture device's UVC zoom
+    /// controls; nil when there is neither.
+    static func zoomDrive(device: (any MotorBackend)?, camera: String, system: any VideoDeviceSystem)
+        -> (any ZoomDrive)?
+    {
+        if let visca = device as? VISCABackend, let zoom = visca.zoomDrive() { return zoom }
+        guard let port = try? V4L2ControlPort(path: camera, system: system) else { return nil }
+        return UVCZoom(name: "UVC zoom of \(camera)", port: port)
     }
 
     private static func captureRequest(_ configuration: SessionConfiguration) -> CaptureRequest {

@@ -40,6 +40,7 @@ struct ZoomStep {
 
     /// Takes a new frame's sighting; commands the lens when the follower picks a new factor.
     mutating func observe(_ target: ControlTarget, _ sighting: FramedSighting, at now: MonotonicInstant) {
+        record { try drive.update(at: now) }
         let time = target.stamp.time.seconds(since: .zero)
         let zoom = target.camera.intrinsics.fx / widest.fx
         var sample = ZoomFollower.Sample(time: time, faceShare: nil, zoom: zoom)
@@ -56,10 +57,15 @@ struct ZoomStep {
             motion = nil
         }
         guard let factor = follower.observe(sample) else { return }
-        do {
+        record {
             try drive.zoom(to: factor, at: now)
             figures.withLock { $0.moves += 1 }
-        } catch {
+        }
+    }
+
+    /// Runs a command to the lens; a failure is counted and kept, and the run goes on.
+    private func record(_ command: () throws -> Void) {
+        do { try command() } catch {
             figures.withLock {
                 $0.failures += 1
                 $0.lastFailure = "\(error)"

@@ -27,9 +27,18 @@ public final class VISCACamera: @unchecked Sendable {
         set { lock.withLock { isMuted = newValue } }
     }
 
-    /// `latency`: seconds from a command's arrival to the head acting on it.
-    public init(model: VISCAModel = VISCAModel(), latency: Double = 0) {
+    /// The zoom lens: its position (0 wide … 0x4000 tele), where it is going, and the speed of
+    /// its motor in positions a second (the whole range in 2.5 s, as a PTZ camera's lens).
+    private var zoom: (position: Double, target: Double, time: MonotonicInstant?)?
+    private let zoomSpeed = Double(0x4000) / 2.5
+    private var zoomCommands: [UInt16] = []
+
+    /// `latency`: seconds from a command's arrival to the head acting on it. `zoomPosition`: where
+    /// its lens starts; nil for a camera without zoom (it answers the zoom commands with a
+    /// syntax error).
+    public init(model: VISCAModel = VISCAModel(), latency: Double = 0, zoomPosition: UInt16? = 0) {
         self.model = model
+        zoom = zoomPosition.map { (Double($0), Double($0), nil) }
         dynamics = GimbalDynamics(
             model: GimbalModel(
                 maximumSpeed: 4, maximumAcceleration: 30, latency: latency, yawRange: -3...3, pitchRange: -1.6...1.6))
@@ -52,10 +61,30 @@ public final class VISCACamera: @unchecked Sendable {
         }
     }
     public var driveCount: Int { lock.withLock { drives.count } }
+    /// Where the lens is now, and the zoom direct positions received.
+    public var zoomPosition: Double? {
+        lock.withLock {
+            advanceZoom()
+            return zoom?.position
+        }
+    }
+    public var zoomDirectCommands: [UInt16] { lock.withLock { zoomCommands } }
+
+    private func advanceZoom() {
+        guard var lens = zoom else { return }
+        let t = now
+        if let last = lens.time {
+            let step = zoomSpeed * t.seconds(since: last)
+            lens.position += max(-step, min(step, lens.target - lens.position))
+        }
+        lens.time = t
+        zoom = lens
+    }
 
     public func handle(_ bytes: [UInt8]) -> [UInt8] {
         lock.withLock {
             dynamics.advance(to: now)
+            advanceZoom()
             let messages = decoder.feed(bytes)
             return isMuted ? [] : messages.flatMap(answer)
         }
@@ -74,6 +103,9 @@ public final class VISCACamera: @unchecked Sendable {
                 0xFF
             ]
         }
+        if m.count == 5, m[1] == 0x09, m[2] == 0x04, m[3] == 0x47, let lens = zoom {
+            return [0x90, 0x50] + VISCA.nibbles(UInt16(lens.position.rounded())) + [0xFF]
+        }
         guard m.count >= 4, m[1] == 0x01 else { return [0x90, 0x60, 0x02, 0xFF] }
         if bufferFull > 0 {
             bufferFull -= 1
@@ -88,7 +120,13 @@ public final class VISCACamera: @unchecked Sendable {
             dynamics.command(Vector3D(x: pitch, y: yaw, z: 0), at: now)
             return ack + done
         }
-        if m.count == 6, m[2] == 0x04, m[3] == 0x07 { return ack + done }  // zoom
+        if m.count == 6, m[2] == 0x04, m[3] == 0x07, zoom != nil { return ack + done }  // zoom variable
+        if m.count == 9, m[2] == 0x04, m[3] == 0x47, zoom != nil {
+            let position = UInt16(VISCA.value(nibbles: m[4..<8]).magnitude)
+            zoomCommands.append(position)
+            zoom?.target = min(Double(position), Double(0x4000))
+            return ack + done
+        }
         if m.count == 5, m[2] == 0x06, m[3] == 0x04 { return ack + done }  // home
         return [0x90, 0x60, 0x02, 0xFF]
     }

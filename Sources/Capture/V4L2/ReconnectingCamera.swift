@@ -26,6 +26,9 @@ public final class ReconnectingCamera: FrameSource {
     private var retired = CaptureCounters()
     private let intrinsics: CameraIntrinsicsSource
     private var framesSinceZoomCheck = 0
+    /// Whether the intrinsics follow the camera's zoom_absolute; not when the engine drives the
+    /// zoom, which then stamps each frame with the lens's own factor.
+    private let followsZoomControl: Bool
     /// The current camera's intrinsics for its delivered frames, updated on (re)connect and when
     /// the zoom changes (checked once a second); readable from any thread.
     public let information = SharedCameraInformation()
@@ -37,7 +40,7 @@ public final class ReconnectingCamera: FrameSource {
         path: String, request: CaptureRequest = CaptureRequest(),
         system: any VideoDeviceSystem = LinuxVideoDeviceSystem(),
         clock: any MonotonicClock = SystemMonotonicClock(), retryInterval: Double = 0.1,
-        intrinsics: CameraIntrinsicsSource = CameraIntrinsicsSource(),
+        intrinsics: CameraIntrinsicsSource = CameraIntrinsicsSource(), followsZoomControl: Bool = true,
         onEvent: @escaping @Sendable (CameraEvent) -> Void = { _ in }
     ) throws(CaptureError) {
         self.path = path
@@ -47,6 +50,7 @@ public final class ReconnectingCamera: FrameSource {
         self.retryInterval = retryInterval
         self.onEvent = onEvent
         self.intrinsics = intrinsics
+        self.followsZoomControl = followsZoomControl
         let camera = try V4L2Camera(path: path, request: request, system: system, clock: clock)
         self.camera = camera
         updateInformation(camera)
@@ -99,7 +103,9 @@ public final class ReconnectingCamera: FrameSource {
     private func updateInformation(_ camera: V4L2Camera) {
         framesSinceZoomCheck = 0
         var zoom: (Int64, Int64)?
-        if let control = try? camera.device.control(named: "zoom_absolute"), let value = control.value {
+        if followsZoomControl, let control = try? camera.device.control(named: "zoom_absolute"),
+            let value = control.value
+        {
             zoom = (value, control.minimum)
         }
         information.set(intrinsics.cameraInformation(size: camera.size, zoom: zoom))

@@ -6,6 +6,8 @@ import Foundation
 public protocol CameraControlPort: AnyObject, Sendable {
     func range(of key: String) -> (minimum: Int64, maximum: Int64, step: Int64)?
     func set(_ key: String, to value: Int64) throws
+    /// The control's current value; nil when the camera has no such control or cannot say.
+    func value(of key: String) -> Int64?
 }
 
 /// A PTZ webcam driven through its UVC controls. Cameras with pan_speed/tilt_speed turn at a

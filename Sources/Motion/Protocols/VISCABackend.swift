@@ -9,8 +9,27 @@ public struct VISCAModel: Sendable, Hashable {
     /// Angle of one position unit (radians), for the position inquiry.
     public var radiansPerPositionUnit = 0.075 * Double.pi / 180
     public var address: UInt8 = 1
+    /// The zoom position at the tele end of the optical range (0 is the widest), and the
+    /// optical zoom there. Between them the factor is taken as growing evenly in log terms, as
+    /// a zoom drive that steps its focal length by equal ratios does; real lenses differ by a
+    /// few percent, which the zoom's hysteresis absorbs.
+    public var zoomTelePosition: UInt16 = 0x4000
+    public var maximumZoom = 12.0
 
     public init() {}
+
+    /// The zoom factor (1 = widest) at a zoom position.
+    public func zoomFactor(position: UInt16) -> Double {
+        let share = min(max(Double(position) / Double(max(zoomTelePosition, 1)), 0), 1)
+        return pow(maximumZoom, share)
+    }
+
+    /// The zoom position for a factor, clamped to the optical range.
+    public func zoomPosition(factor: Double) -> UInt16 {
+        guard maximumZoom > 1 else { return 0 }
+        let share = min(max(log(max(factor, 1)) / log(maximumZoom), 0), 1)
+        return UInt16((share * Double(zoomTelePosition)).rounded())
+    }
 }
 
 /// A VISCA PTZ camera over serial, UDP (VISCA over IP) or TCP: pan-tilt drive in speed steps,
@@ -30,6 +49,11 @@ public final class VISCABackend: MotorBackend {
         var lastDrive: [UInt8]?
         var acks = 0, completions = 0
         var errors: [String] = []
+        /// The zoom: the position last reported, whether it is polled, inquiries unanswered.
+        var zoomPosition: UInt16?
+        var zoomPolled = false
+        var zoomInquiries = 0
+        var zoomQueriedAt: MonotonicInstant?
     }
     private let state: Protected<State>
 
@@ -112,6 +136,34 @@ public final class VISCABackend: MotorBackend {
         if state.withLock({ $0.feedback.queryDue(at: time, interval: 0.1) }) {
             try? runner.send(VISCA.positionInquiry(address: model.address))
         }
+        let zoomDue = state.withLock { s -> Bool in
+            guard s.zoomPolled, s.zoomQueriedAt.map({ time.seconds(since: $0) >= 0.1 }) ?? true else { return false }
+            s.zoomQueriedAt = time
+            return true
+        }
+        if zoomDue { askZoomPosition() }
+    }
+
+    /// The camera's optical zoom, when it answers the zoom position inquiry within `timeout`;
+    /// from then on the zoom position is polled with the pose. Nil for a camera without zoom.
+    public func zoomDrive(timeout: Double = 1) -> VISCAZoom? {
+        askZoomPosition()
+        guard waitFor(seconds: timeout, until: { zoomPosition != nil }) else { return nil }
+        state.withLock { $0.zoomPolled = true }
+        return VISCAZoom(backend: self)
+    }
+
+    /// The zoom position last reported.
+    public var zoomPosition: UInt16? { state.withLock { $0.zoomPosition } }
+
+    /// Sends zoom direct to the position for `factor`.
+    func zoom(toPosition position: UInt16) throws {
+        try runner.send(VISCA.zoomDirect(address: model.address, position: position))
+    }
+
+    private func askZoomPosition() {
+        state.withLock { $0.zoomInquiries += 1 }
+        try? runner.send(VISCA.zoomPositionInquiry(address: model.address))
     }
 
     private static func handle(_ message: [UInt8], _ s: inout State, model: VISCAModel, clock: any MonotonicClock) {
@@ -126,6 +178,10 @@ public final class VISCABackend: MotorBackend {
                     x: -Double(tilt) * model.radiansPerPositionUnit, y: Double(pan) * model.radiansPerPositionUnit, z: 0
                 ),
                 at: clock.now)
+        case .inquiry(let bytes) where bytes.count == 4 && s.zoomInquiries > 0:
+            // Only the zoom inquiry is answered with four nibbles among those sent.
+            s.zoomInquiries -= 1
+            s.zoomPosition = UInt16(bitPattern: VISCA.value(nibbles: bytes[...]))
         case .inquiry(let bytes): if s.version == nil { s.version = bytes }
         }
     }

@@ -41,7 +41,14 @@ public enum VISCA {
         return [0x80 | address, 0x01, 0x04, 0x07, code, 0xFF]
     }
 
+    /// Zoom direct: the lens to a position, 0 (widest) up to the model's tele end.
+    public static func zoomDirect(address: UInt8 = 1, position: UInt16) -> [UInt8] {
+        [0x80 | address, 0x01, 0x04, 0x47] + nibbles(position) + [0xFF]
+    }
+
     public static func positionInquiry(address: UInt8 = 1) -> [UInt8] { [0x80 | address, 0x09, 0x06, 0x12, 0xFF] }
+    /// Answered with the zoom position, four nibbles: y0 50 0p 0q 0r 0s FF.
+    public static func zoomPositionInquiry(address: UInt8 = 1) -> [UInt8] { [0x80 | address, 0x09, 0x04, 0x47, 0xFF] }
     public static func versionInquiry(address: UInt8 = 1) -> [UInt8] { [0x80 | address, 0x09, 0x00, 0x02, 0xFF] }
 
     public static func nibbles(_ v: UInt16) -> [UInt8] {

@@ -11,4 +11,11 @@ public protocol ZoomDrive: AnyObject, Sendable {
     func zoom(to factor: Double, at time: MonotonicInstant) throws
     /// The factor the lens reports at `time`.
     func factor(at time: MonotonicInstant) -> Double
+    /// Work the drive does as time passes (a continuous zoom stops at its target); called once
+    /// a frame while the engine drives the zoom.
+    func update(at time: MonotonicInstant) throws
+}
+
+extension ZoomDrive {
+    public func update(at time: MonotonicInstant) throws {}
 }
