@@ -93,7 +93,7 @@ let package = Package(
                 "Bench", "CameraOutputs", "CameraSimulation", "Capture", "Control", "DockCore", "Imaging", "Options",
                 "Motion", "PeerBench",
                 "Perception",
-                "Pipeline", "Simulation",
+                "Pipeline", "Simulation", "Tracking",
             ]),
         // The detection path measured on its own: accuracy on labelled sets, decoding speed.
         .target(
@@ -174,7 +174,7 @@ let package = Package(
                 "ControlServer", "CV4L2", "Daemon", "DetectionBench", "Options",
                 "DockCore", "dockctl", "dockctl-tools",
                 "DockKit", "Imaging", "Motion", "MotorDevices", "PeerBench", "Perception", "Pipeline", "Simulation",
-                "Soak", "TestSupport",
+                "Soak", "TestSupport", "Tracking",
             ]
         ),
     ],

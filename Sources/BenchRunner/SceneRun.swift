@@ -4,6 +4,7 @@ import DockCore
 import Foundation
 import Pipeline
 import Simulation
+import Tracking
 
 /// One named figure of a benchmark run; nil when the scene cannot show it (no steps, no speech…).
 public struct BenchFigure: Sendable, Hashable {
@@ -207,7 +208,27 @@ public struct SceneRun: Sendable {
             var f = figure
             if f.value?.isNaN == true || (fixedCamera && Self.gimbalKeys.contains(f.key)) { f.value = nil }
             return f
-        } + Self.cropFigures(digitalFraming) + Self.zoomFigures(zoom)
+        } + Self.cropFigures(digitalFraming) + Self.zoomFigures(zoom) + Self.wiringFigures(summary.channelOrder)
+    }
+
+    /// What the run found of the microphones' wiring from lips and the sound's side: the
+    /// verdict (1 swapped, 0 as configured; none while undecided), when it came, and the share
+    /// of windows whose sound came from the talker's side. Empty for a run with no such windows.
+    static func wiringFigures(_ check: ChannelOrderCheck?) -> [BenchFigure] {
+        let counted = check.map { $0.agreeing + $0.opposing } ?? 0
+        let verdict: Double? =
+            switch check?.verdict {
+            case .swapped?: 1
+            case .asConfigured?: 0
+            default: nil
+            }
+        return [
+            BenchFigure(key: "mic_wiring_swapped", label: "mics swapped", value: verdict, format: "%.0f"),
+            BenchFigure(key: "mic_wiring_found_s", label: "found s", value: check?.decidedAt, format: "%.1f"),
+            BenchFigure(
+                key: "mic_wiring_agree_pct", label: "side ok %",
+                value: counted > 0 ? check.map { 100 * Double($0.agreeing) / Double(counted) } : nil, format: "%.0f"),
+        ]
     }
 
     /// A zooming camera's figures: how near the face's size stayed to its goal, and how often
@@ -305,6 +326,6 @@ public struct SceneRun: Sendable {
         "switch_latency_s", "missed_switches", "false_switches", "id_switches", "idf1", "track_rate_pct",
         "dropped_frames", "crop_centring_rms_deg", "crop_in_view_pct", "crop_still_jitter_px", "zoom_changes_per_min",
         "face_size_error_pct", "face_size_p90_error_pct", "face_size_in_band_pct", "lens_zooms_per_min",
-        "face_box_over_truth",
+        "face_box_over_truth", "mic_wiring_swapped", "mic_wiring_found_s", "mic_wiring_agree_pct",
     ]).union(roomKeys)
 }

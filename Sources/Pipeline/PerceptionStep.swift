@@ -114,6 +114,7 @@ final class PerceptionStep {
         let heard = listening.choose(
             from: result.subjects, fallback: result.selected, camera: result.camera, yaw: result.pose.y,
             lips: lipReader?.activity(at: result.frame.stamp.time) ?? [:], at: now)
+        if let line = listening.takeChannelOrderLine() { findings.withLock { $0.append(line) } }
         result.framed = heard.chosen
         result.speaking = heard.speaking
         result.sound = heard.sound
@@ -129,4 +130,13 @@ final class PerceptionStep {
     }
 
     var audioRestarts: Int { follower?.audioRestarts ?? 0 }
+
+    /// What listening found wrong with the microphones (their wiring), for the log; any thread.
+    private let findings = Protected<[String]>([])
+    func takeFindings() -> [String] {
+        findings.withLock { lines in
+            defer { lines.removeAll() }
+            return lines
+        }
+    }
 }

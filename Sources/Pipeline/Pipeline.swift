@@ -182,6 +182,7 @@ public final class Pipeline: PipelineSession {
             (summary.audioBlocks, summary.audioBlocksDropped) = counts
             summary.audioRestarts = perception.audioRestarts
         }
+        summary.channelOrder = perception.follower?.channelOrder
         summary.finalCommand = accessory.motors.lastCommand
         summary.deadmanStops = accessory.motors.deadmanStops
         summary.silentMotorStops = accessory.motors.silenceStops
@@ -290,7 +291,7 @@ public final class Pipeline: PipelineSession {
             defer { e.removeAll() }
             return e
         }) { log(line) }
-        for line in perception.audio?.takeProblems() ?? [] { log(line) }
+        for line in (perception.audio?.takeProblems() ?? []) + perception.takeFindings() { log(line) }
         for line in controlNotices.withLock({ n in
             defer { n.removeAll() }
             return n

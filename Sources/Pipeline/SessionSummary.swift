@@ -1,6 +1,7 @@
 import Bench
 import DockCore
 import Foundation
+import Tracking
 
 /// What a run did and how well, printed at the end and used by the benchmark.
 public struct SessionSummary: Sendable {
@@ -26,6 +27,8 @@ public struct SessionSummary: Sendable {
     public var deadmanStops = 0
     /// The line said when the head turned the camera away from the person and the tracking stopped.
     public var runawayStop: String?
+    /// Whether the microphone pair turned out wired as configured (lips against the sound's side).
+    public var channelOrder: ChannelOrderCheck?
     /// The camera's optical zoom: how the engine drove it, and where it was left.
     public struct ZoomReport: Sendable {
         public var mode: ZoomChoice
@@ -81,6 +84,19 @@ public struct SessionSummary: Sendable {
         return seconds(usage.ru_utime) + seconds(usage.ru_stime)
     }
 
+    /// What the run found wrong with how the rig is built or wired: a head that ran away, a
+    /// microphone pair wired the other way round.
+    var setupProblems: [String] {
+        var lines: [String] = []
+        if let runawayStop { lines.append(runawayStop) }
+        if let channelOrder, channelOrder.verdict == .swapped {
+            lines.append(
+                "microphones: wired the other way round (the sound came from the side opposite the lips that moved, \(channelOrder.opposing) of \(channelOrder.agreeing + channelOrder.opposing) windows)"
+            )
+        }
+        return lines
+    }
+
     public func report() -> String {
         var lines: [String] = []
         lines.append(
@@ -118,7 +134,7 @@ public struct SessionSummary: Sendable {
                         "audio: %d blocks, %d lost behind the reader, %d restarts; someone tracked heard speaking in %d of %d frames",
                     audioBlocks, audioBlocksDropped, audioRestarts, framesWithSpeaker, frames))
         }
-        if let runawayStop { lines.append(runawayStop) }
+        lines += setupProblems
         if let zoom {
             lines.append(
                 zoom.mode == .off

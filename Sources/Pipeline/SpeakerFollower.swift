@@ -17,6 +17,10 @@ struct SpeakerFollower {
     private(set) var lastSpeech: MonotonicInstant?
     private var seats = Seats()
     private var search: UnseenVoiceSearch
+    /// Whether the pair is wired as configured, from lips and the sound's side.
+    private(set) var channelOrder = ChannelOrderCheck()
+    /// Its line, once, when it finds the pair swapped; taken by whoever reports it.
+    private var channelOrderLine: String?
 
     /// Follows a whole recording.
     init(clip: AudioClip, array: MicrophoneArray, policy: SpeakerPolicyConfiguration) throws(AudioError) {
@@ -77,6 +81,11 @@ struct SpeakerFollower {
                 clear: (window.coherence ?? 0) >= evidence.minimumCoherence, attributed: !evidence.attributed.isEmpty,
                 at: window.time, seconds: analyzer.windowSeconds)
             if window.isSpeech { lastSpeech = window.time }
+            if window.isSpeech, window.voiced, let heard = window.direction,
+                (window.coherence ?? 0) >= evidence.minimumCoherence
+            {
+                checkChannelOrder(heard: heard, people: people, lips: lips, yaw: yaw, at: window.time)
+            }
         }
         let speakingSeats = Dictionary(candidates.map { ($0.uuid, evidence.speakingConfidence($0.uuid) ?? 0) }) {
             a, _ in a
@@ -109,6 +118,28 @@ struct SpeakerFollower {
             viewCentre: yaw, halfField: halfField, framedHeard: policy.framedHeard, framed: chosenBearings, at: now
         ).map { lookTarget(from: $0, to: $0, camera: camera, yaw: yaw) }
         return (sound != nil ? [] : chosen.isEmpty ? (fallback.map { [$0] } ?? []) : chosen, speaking, sound)
+    }
+
+    /// One window's evidence on the pair's wiring: only while exactly one person's lips move.
+    private mutating func checkChannelOrder(
+        heard: Double, people: [(uuid: UUID, bearing: Double)], lips: [UUID: Double], yaw: Double,
+        at time: MonotonicInstant
+    ) {
+        let moving = people.filter { (lips[$0.uuid] ?? 0) >= evidence.lipThreshold }
+        let stirring = people.filter { (lips[$0.uuid] ?? 0) >= evidence.lipThreshold / 2 }
+        guard moving.count == 1, stirring.count == 1 else { return }
+        // In the microphones' own frame: the room's for a fixed pair, the view's for one on the camera.
+        let talker = array.mounting == .room ? moving[0].bearing : moving[0].bearing - yaw
+        guard channelOrder.observe(sound: heard, talker: talker, at: time.seconds(since: .zero)) != nil else { return }
+        let order = array.order
+        let other: MicrophoneArray.ChannelOrder = order == .leftRight ? .rightLeft : .leftRight
+        channelOrderLine = channelOrder.finding(order: order.rawValue, other: other.rawValue)
+    }
+
+    /// The line saying the pair is wired the other way round, once.
+    mutating func takeChannelOrderLine() -> String? {
+        defer { channelOrderLine = nil }
+        return channelOrderLine
     }
 
     /// A target spanning the bearings `low`…`high` (one bearing: a small box), at mid-height,

@@ -7,6 +7,7 @@ import Motion
 import PeerBench
 import TestSupport
 import Testing
+import Tracking
 
 @testable import BenchRunner
 @testable import ControlClient
@@ -232,6 +233,24 @@ import Testing
         let framedB = e.samples.indices.first { e.samples[$0].time > 5 && e.framed[$0].contains(2) }
         #expect(framedB.map { e.samples[$0].time < 6.5 } == true)
         #expect((e.speakerChoiceAccuracy ?? 0) > 0.75)
+    }
+
+    /// The same wiring found at run time from lips: two people with talking faces take turns;
+    /// configured the wrong way round, the run says so in one line within seconds; configured
+    /// right, it confirms the order and says nothing.
+    @Test func aPairWiredTheOtherWayRoundIsFoundFromLips() throws {
+        var c = base
+        c.maximumFrames = 240  // 8 s: a turn each and the start of the next
+        let talking = try BenchScene.load(path: Fixtures.repositoryRoot + "/scenes/mics-two-talking.json")
+        let right = try SceneRun.run(talking, base: c, law: .dock).summary
+        #expect(right.channelOrder?.verdict == .asConfigured)
+        #expect(!right.report().contains("wired the other way round"))
+        c.microphones.order = .rightLeft
+        let wrong = try SceneRun.run(talking, base: c, law: .dock).summary
+        let check = try #require(wrong.channelOrder)
+        let decidedAt = try #require(check.decidedAt)
+        #expect(check.verdict == .swapped && decidedAt < 7, "\(check)")
+        #expect(wrong.report().contains("\nmicrophones: wired the other way round"))
     }
 
     @Test func trackingStatesCarrySpeakingConfidence() async throws {
