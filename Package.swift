@@ -113,7 +113,8 @@ let package = Package(
             name: "dockctl-tools",
             dependencies: [
                 "Audio", "Bench", "BenchRunner", "Calibration", "Capture", "ControlClient", "DetectionBench",
-                "DockCore", "DockKit", "Options", "PeerBench", "Perception", "Pipeline", "Soak",
+                "DockCore", "DockKit", "Motion", "MotorDevices", "Options", "PeerBench", "Perception", "Pipeline",
+                "Soak",
             ]),
 
         // DockKit programs as a client writes them (README, "DockKit examples"); the tests run them.

@@ -65,7 +65,9 @@ public struct DockdOptions: Sendable {
     /// The command line, after the configuration file it names (`--config FILE`): the file's
     /// settings come first, so options on the command line override them; a source on the
     /// command line replaces the file's.
-    public static func parse(_ arguments: [String]) throws(UsageError) -> DockdOptions {
+    /// `checkCombinations: false` parses each option alone (the doctor checks a head without a
+    /// camera, which dockd refuses to run).
+    public static func parse(_ arguments: [String], checkCombinations: Bool = true) throws(UsageError) -> DockdOptions {
         var arguments = arguments
         if let index = arguments.firstIndex(of: "--config") {
             guard index + 1 < arguments.count else { throw UsageError("--config needs a file") }
@@ -79,7 +81,7 @@ public struct DockdOptions: Sendable {
                 \.tokens)
             arguments = fromFile + arguments
         }
-        return try parseCommandLine(arguments, checkCombinations: true)
+        return try parseCommandLine(arguments, checkCombinations: checkCombinations)
     }
 
     /// Options one by one, each as the table says; `checkCombinations` adds the checks that

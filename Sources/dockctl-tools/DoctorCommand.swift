@@ -2,7 +2,9 @@ import Capture
 import ControlClient
 import DockCore
 import Foundation
+import Options
 import Perception
+import Pipeline
 
 /// `dockctl doctor`: one report on a setup, a line per thing checked — what was looked at,
 /// what was found, and what to do when it is not right.
@@ -11,12 +13,22 @@ struct DoctorCommand {
         dockctl doctor — check a setup: models, cameras, video out, serial ports, microphones, the service.
 
         Usage: dockctl doctor [--models DIR]
+               dockctl doctor [--camera DEVICE] [--gimbal SPEC] [--audio-device NAME] [--listen SECONDS]
+                              [dockd's options: --size, --fps, --pan-direction, --mic-order, …]
+               dockctl doctor --source FILE --gimbal sim [--sim-mount …]   (a simulated head)
 
         Each line is ok, warning or problem, with what was checked, what was found and, unless
-        ok, what to do. It looks without moving anything: it does not stream the camera (dockctl
-        capture DEV measures its frame rate), turn the head (dockctl calibrate does) or record
-        the microphones (dockctl listen does). On a machine with no camera, head or microphone
-        it says so: dockd then runs the demo and recordings only. Exits 1 when a line is a problem.
+        ok, what to do. With no setup named it only looks: models, cameras, video out, serial
+        ports, sound cards, the service. Name the setup as dockd would run it and it tries it:
+        --camera streams the camera for 3 s (frame rate, damaged and lost frames); --gimbal
+        turns each axis by 3° and back and reads the head's answer (does it answer, does it turn
+        the way it is told), and with --camera also watches the picture (as dockctl calibrate
+        does) to hold which way it turns the camera against --pan-direction/--tilt-direction;
+        --audio-device listens for 3 s (level, clipping, a mono microphone on two channels), and
+        with --camera runs the pipeline for --listen seconds (default 15, the head still) while
+        someone talks, to hold whose lips move against the sound's side (--mic-order). On a
+        machine with no camera, head or microphone it says so: dockd then runs the demo and
+        recordings only. Exits 1 when a line is a problem.
         """
 
     enum Status: String { case ok, warning, problem }
@@ -33,26 +45,69 @@ struct DoctorCommand {
         var root = ""
         var models = ModelRegistry.standard()
         var controlSocket = ControlEndpoint.defaultSocketPath
+        /// An ALSA configuration to read the microphones through (tests feed one from a file).
+        var alsaConfiguration: String?
+        /// A simulated setup whose microphones' wiring is checked (tests; a live one is named
+        /// with --camera and --audio-device).
+        var simulatedListening: SessionConfiguration?
+    }
+
+    /// The setup named on the command line, which the doctor tries for real.
+    struct Trials {
+        var configuration: SessionConfiguration
+        var stream = false
+        var head = false
+        var microphones: String?
+        var listenSeconds = 15.0
     }
 
     var surroundings = Surroundings()
+    var trials: Trials?
 
     init(arguments: [String]) throws {
         var rest = arguments[...]
+        var setup: [String] = []
+        var listenSeconds = 15.0
         while let argument = rest.popFirst() {
             switch argument {
             case "--models":
                 guard let folder = rest.popFirst() else { throw UsageError("--models needs a directory") }
                 surroundings.models = ModelRegistry.standard(userDirectory: folder)
-            default: throw UsageError("unknown doctor option '\(argument)' (see dockctl doctor --help)")
+                setup += [argument, folder]
+            case "--listen":
+                guard let text = rest.popFirst(), let seconds = Double(text), (3...120).contains(seconds) else {
+                    throw UsageError("--listen expects seconds between 3 and 120")
+                }
+                listenSeconds = seconds
+            default: setup.append(argument)
             }
         }
+        guard setup.count > 2 || (setup.count > 0 && setup.first != "--models") else { return }
+        trials = try Self.trials(setup, listenSeconds: listenSeconds)
     }
 
-    init(surroundings: Surroundings) { self.surroundings = surroundings }
+    init(surroundings: Surroundings, trials: Trials? = nil) {
+        self.surroundings = surroundings
+        self.trials = trials
+    }
+
+    /// What the named setup asks to be tried: the options are dockd's, and so are their errors.
+    static func trials(_ options: [String], listenSeconds: Double) throws -> Trials {
+        let c: SessionConfiguration
+        do { c = try DockdOptions.parse(options, checkCombinations: false).configuration } catch {
+            throw UsageError("\(error.message) (doctor takes dockd's options: see dockctl doctor --help)")
+        }
+        var trials = Trials(configuration: c, listenSeconds: listenSeconds)
+        let live: Bool = if case .camera = c.source { true } else { false }
+        trials.stream = live
+        if case .device = c.resolvedGimbal { trials.head = true }
+        if !live, case .file = c.source, options.contains("--gimbal"), c.resolvedGimbal == .sim { trials.head = true }
+        trials.microphones = c.audioDevice
+        return trials
+    }
 
     func run() -> [Finding] {
-        var findings = models() + cameras() + videoOut() + serialPorts() + microphones() + service()
+        var findings = models() + cameras() + videoOut() + serialPorts() + microphones() + service() + tried()
         let hardware =
             findings.contains { $0.line.hasPrefix("camera /dev") }
             || findings.contains { $0.line.hasPrefix("serial ") && $0.status != .warning }
@@ -64,6 +119,28 @@ struct DoctorCommand {
                     line:
                         "hardware: no camera, serial head or microphone found on this machine; dockd runs the demo and recordings with a simulated head (dockd --demo)"
                 ))
+        }
+        return findings
+    }
+
+    /// The checks that stream, turn and listen, for the setup named.
+    func tried() -> [Finding] {
+        var findings: [Finding] = []
+        if let trials {
+            let c = trials.configuration
+            if trials.stream, case .camera(let path) = c.source { findings += streamFindings(c, path: path) }
+            if trials.head { findings += headFindings(c) }
+            if let device = trials.microphones {
+                findings += microphoneFindings(c, device: device)
+                if trials.stream,
+                    !findings.contains(where: { $0.status == .problem && $0.line.hasPrefix("microphones") })
+                {
+                    findings.append(wiringFinding(c, seconds: trials.listenSeconds, simulated: false))
+                }
+            }
+        }
+        if let listening = surroundings.simulatedListening {
+            findings.append(wiringFinding(listening, seconds: trials?.listenSeconds ?? 15, simulated: true))
         }
         return findings
     }

@@ -20,6 +20,13 @@ public final class VISCACamera: @unchecked Sendable {
         set { lock.withLock { bufferFull = newValue } }
     }
 
+    private var reversedReports = false
+    /// A camera set (in its own menu) to report its pan the other way from how it drives it.
+    public var reportsPanReversed: Bool {
+        get { lock.withLock { reversedReports } }
+        set { lock.withLock { reversedReports = newValue } }
+    }
+
     private var isMuted = false
     /// A hung controller: ignores and answers nothing while set.
     public var muted: Bool {
@@ -97,7 +104,8 @@ public final class VISCACamera: @unchecked Sendable {
             return [0x90, 0x50, 0x00, 0x01, 0x05, 0x11, 0x01, 0x00, 0x02, 0xFF]
         }
         if m.count == 5, m[1] == 0x09, m[2] == 0x06, m[3] == 0x12 {
-            let pan = Int16(clamping: Int((dynamics.position.y / model.radiansPerPositionUnit).rounded()))
+            let sign: Double = reversedReports ? -1 : 1
+            let pan = Int16(clamping: Int((sign * dynamics.position.y / model.radiansPerPositionUnit).rounded()))
             let tilt = Int16(clamping: Int((-dynamics.position.x / model.radiansPerPositionUnit).rounded()))
             return [0x90, 0x50] + VISCA.nibbles(UInt16(bitPattern: pan)) + VISCA.nibbles(UInt16(bitPattern: tilt)) + [
                 0xFF
