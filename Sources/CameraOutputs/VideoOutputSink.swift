@@ -8,12 +8,17 @@ import Imaging
 /// holds capture back, and a dropped frame is counted), and perception sets the crop digital
 /// framing shows. One conversion per frame: the shown region decoded at the scale the output
 /// needs, sized, packed YUYV. A write that fails is counted and said once; tracking goes on.
+/// While no frame comes (the camera unplugged, or not yet streaming) a placeholder picture is
+/// written a few times a second, so a program reading the virtual camera keeps getting
+/// pictures and does not give up on it.
 public final class VideoOutputSink: Sendable {
     public struct Figures: Sendable {
         public var written = 0
         /// Frames a newer one replaced before they could be written.
         public var replaced = 0
         public var failed = 0
+        /// Placeholder pictures written while no frame came.
+        public var placeholders = 0
         public var firstError: String?
         /// Capture → written, milliseconds, the newest `latencyWindow`.
         public var latencies: [Double] = []
@@ -27,8 +32,12 @@ public final class VideoOutputSink: Sendable {
     private let ended = Protected(false)
     static let latencyWindow = 10_000
 
-    /// Starts the writing thread; it owns `output` from now on.
-    public init(output: V4L2VideoOutput, clock: any MonotonicClock, onError: @escaping @Sendable (String) -> Void) {
+    /// Starts the writing thread; it owns `output` from now on. After `placeholderAfter` seconds
+    /// without a frame, a placeholder is written every `placeholderInterval` until frames return.
+    public init(
+        output: V4L2VideoOutput, clock: any MonotonicClock, placeholderAfter: Double = 1,
+        placeholderInterval: Double = 0.2, onError: @escaping @Sendable (String) -> Void
+    ) {
         summary = output.summary
         size = output.size
         let owned = OwnedOutput(output)
@@ -36,11 +45,20 @@ public final class VideoOutputSink: Sendable {
         let thread = Thread {
             defer { ended.withLock { $0 = true } }
             defer { owned.output.close() }
+            var lastWrite = clock.now
+            let placeholder = try? Self.placeholder(size: owned.output.size)
             while true {
-                guard let frame = try? mailbox.take(timeout: 0.5) else {
+                guard let frame = try? mailbox.take(timeout: placeholderInterval) else {
                     if mailbox.closed { return }
+                    if let placeholder, clock.now.seconds(since: lastWrite) >= placeholderAfter - placeholderInterval {
+                        // Failures are the frames' to count and say; a placeholder only tries.
+                        if (try? owned.output.write(placeholder)) != nil {
+                            figures.withLock { $0.placeholders += 1 }
+                        }
+                    }
                     continue
                 }
+                lastWrite = clock.now
                 do {
                     let packed = try Self.render(frame, crop: shown.withLock { $0 }, size: owned.output.size)
                     try owned.output.write(packed)
@@ -82,6 +100,18 @@ public final class VideoOutputSink: Sendable {
     public func finish() {
         mailbox.close()
         while !ended.withLock({ $0 }) { Thread.sleep(forTimeInterval: 0.002) }
+    }
+
+    /// What readers see while no frame comes: dark grey, saying why, packed YUYV.
+    static func placeholder(size: PixelSize) throws(ImagingError) -> [UInt8] {
+        var picture = Frame(
+            stamp: FrameStamp(sequence: 0, time: .zero), width: size.width, height: size.height, format: .bgr, fill: 40)
+        let scale = Double(size.width) / 640
+        picture.drawText(
+            "camera unavailable: waiting for it",
+            at: PixelPoint(x: 0.2 * Double(size.width), y: 0.5 * Double(size.height)),
+            scale: 0.7 * scale, color: .white, thickness: max(1, Int(scale.rounded())))
+        return try picture.packedYUYV()
     }
 
     /// The output picture of `frame`: the `crop` of it (the whole frame when nil) at `size`,

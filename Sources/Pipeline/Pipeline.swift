@@ -196,6 +196,7 @@ public final class Pipeline: PipelineSession {
         if let figures = videoOut?.current {
             for latency in figures.latencies { summary.timings.record("capture→output", milliseconds: latency) }
             summary.videoOutFrames = (figures.written, figures.replaced, figures.failed)
+            summary.videoOutPlaceholders = figures.placeholders
         }
         return summary
     }

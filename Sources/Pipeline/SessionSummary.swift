@@ -52,6 +52,8 @@ public struct SessionSummary: Sendable {
     public var outputVideoFrames: (written: Int, dropped: Int)?
     /// The virtual camera: frames written, replaced by a newer one before writing, failed.
     public var videoOutFrames: (written: Int, replaced: Int, failed: Int)?
+    /// Placeholder pictures written to the virtual camera while no frame came (an unplugged camera).
+    public var videoOutPlaceholders = 0
     public var stoppedBySignal = false
     /// From the stop request (a signal) to the motors' stop command, seconds.
     public var motorStopDelay: Double?
@@ -153,6 +155,8 @@ public struct SessionSummary: Sendable {
             let latency = timings.percentiles("capture→output")
             lines.append(
                 "video out: \(written) frames written, \(replaced) replaced by a newer one, \(failed) failed"
+                    + (videoOutPlaceholders > 0
+                        ? ", \(videoOutPlaceholders) placeholder pictures while no frame came" : "")
                     + String(
                         format: "; capture→output p50 %.1f ms, p99 %.1f ms", latency.median ?? .nan, latency.p99 ?? .nan
                     ))

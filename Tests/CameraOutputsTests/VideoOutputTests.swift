@@ -91,6 +91,34 @@ import Testing
         #expect(device.openDescriptorCount == 0)
     }
 
+    /// While no frame comes (an unplugged camera), readers keep getting a picture that says so.
+    @Test func aPlaceholderIsWrittenWhileNoFrameComes() throws {
+        let device = SimulatedLoopback(keptFrames: 100)
+        let output = try V4L2VideoOutput(path: device.path, size: Self.size, frameRate: 30, system: device)
+        let sink = VideoOutputSink(
+            output: output, clock: SystemMonotonicClock(), placeholderAfter: 0.2, placeholderInterval: 0.05
+        ) { _ in }
+        sink.post(Self.frame(1) { _, _ in [200, 200, 200] })
+        while sink.current.written < 1 { Thread.sleep(forTimeInterval: 0.001) }
+        // Nothing for a while: no placeholder at first, then several.
+        Thread.sleep(forTimeInterval: 0.1)
+        #expect(sink.current.placeholders == 0)
+        Thread.sleep(forTimeInterval: 0.5)
+        let during = sink.current.placeholders
+        #expect(during >= 3, "\(during) placeholders")
+        // Frames again: placeholders stop.
+        sink.post(Self.frame(2) { _, _ in [200, 200, 200] })
+        while sink.current.written < 2 { Thread.sleep(forTimeInterval: 0.001) }
+        let afterFrames = sink.current.placeholders
+        sink.finish()
+        #expect(sink.current.placeholders == afterFrames && sink.current.written == 2)
+        let frames = device.written
+        #expect(frames.count == 2 + afterFrames && frames.allSatisfy { $0.bytes.count == 64 * 36 * 2 })
+        // A placeholder: dark grey with light text on it, unlike the light frames around it.
+        let luma = stride(from: 0, to: frames[1].bytes.count, by: 2).map { frames[1].bytes[$0] }
+        #expect(luma.filter { $0 < 60 }.count > luma.count * 3 / 4 && luma.contains { $0 > 150 })
+    }
+
     @Test func aFailingWriteIsSaidOnceCountedAndTheSinkGoesOn() throws {
         let device = SimulatedLoopback()
         let output = try V4L2VideoOutput(path: device.path, size: Self.size, frameRate: 30, system: device)
