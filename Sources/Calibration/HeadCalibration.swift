@@ -62,12 +62,20 @@ public struct HeadCalibration: Sendable, Hashable {
         return lines
     }
 
-    /// dockd's configuration (`--config`) for what was found: the axes' directions, the field
-    /// of view and the command latency.
+    /// A scale this near 1 is the measurement's own spread (within 4 % on right heads): the
+    /// head's units are taken as right.
+    public static let scaleTolerance = 0.05
+
+    /// dockd's configuration (`--config`) for what was found: the axes' directions, their
+    /// scales where the head's units are off, the field of view and the command latency.
     public var configuration: [String: [String: Any]] {
         var gimbal: [String: Any] = [:]
         if let pan { gimbal["pan_direction"] = pan.isInverted ? "inverted" : "normal" }
         if let tilt { gimbal["tilt_direction"] = tilt.isInverted ? "inverted" : "normal" }
+        for (axis, name) in [(pan, "pan_scale"), (tilt, "tilt_scale")] {
+            guard let axis, abs(axis.scale - 1) > Self.scaleTolerance else { continue }
+            gimbal[name] = (axis.scale * 1000).rounded() / 1000
+        }
         if let latency { gimbal["command_latency_ms"] = (latency * 1000).rounded() }
         var result: [String: [String: Any]] = ["gimbal": gimbal]
         if let fov = horizontalFieldOfView { result["source"] = ["hfov_deg": (fov * 10).rounded() / 10] }

@@ -16,6 +16,8 @@ public struct GimbalModel: Sendable, Hashable {
     /// How the head is mounted: on an inverted axis the camera turns opposite to what the
     /// head reads (a head hung upside down). The engine knows only the reading.
     public var mount = MountDirections.normal
+    /// How far the camera truly turns per unit the head reads (a head whose units are off).
+    public var scales = AxisScales.exact
 
     public init(
         maximumSpeed: Double = 3.0, maximumAcceleration: Double = 12.0, latency: Double = 0.04,

@@ -37,9 +37,10 @@ public final class SimulatedGimbal: MotorBackend {
         }
     }
 
-    /// Where the camera truly points at `time`: the head's reading, turned by its mount.
+    /// Where the camera truly points at `time`: the head's reading, turned by its mount and
+    /// scaled by its true units.
     public func cameraPose(at time: MonotonicInstant) -> Vector3D {
-        model.mount.camera(motionState(at: time).angularPositions)
+        model.scales.camera(model.mount.camera(motionState(at: time).angularPositions))
     }
 
     public func advance(to time: MonotonicInstant) {

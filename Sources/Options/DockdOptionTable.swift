@@ -171,6 +171,36 @@ extension DockdOption {
         ) { o, v in o.configuration.commandLatency = try OptionValue.number(v, "--command-latency", in: 0...2000) / 1000
         },
         DockdOption(
+            "--pan-scale", "X", .gimbal,
+            help: ["degrees the camera pans per degree the head reads (dockctl", "calibrate measures it; default 1)"],
+            key: .init(
+                section: "gimbal", name: "pan_scale", kind: .value,
+                summary: "the camera's pan per degree the head reads")
+        ) { o, v in o.configuration.scales.pan = try OptionValue.number(v, "--pan-scale", in: 0.1...10) },
+        DockdOption(
+            "--tilt-scale", "X", .gimbal,
+            help: ["degrees the camera tilts per degree the head reads (default 1)"],
+            key: .init(
+                section: "gimbal", name: "tilt_scale", kind: .value,
+                summary: "the camera's tilt per degree the head reads")
+        ) { o, v in o.configuration.scales.tilt = try OptionValue.number(v, "--tilt-scale", in: 0.1...10) },
+        DockdOption(
+            "--sim-units", "PAN,TILT", .gimbal,
+            help: [
+                "degrees the simulated head truly turns the camera per degree it",
+                "reads, per axis (a head whose units are off; default 1,1)",
+            ],
+            key: .init(
+                section: "gimbal", name: "sim_units", kind: .value,
+                summary: "the simulated head's true turn per degree read, `PAN,TILT`")
+        ) { o, v in
+            let parts = v.split(separator: ",").map(String.init)
+            guard parts.count == 2 else { throw UsageError("--sim-units expects PAN,TILT, e.g. 0.8,1.25; got '\(v)'") }
+            o.configuration.gimbalModel.scales = AxisScales(
+                pan: try OptionValue.number(parts[0], "--sim-units", in: 0.1...10),
+                tilt: try OptionValue.number(parts[1], "--sim-units", in: 0.1...10))
+        },
+        DockdOption(
             "--tilt-direction", "normal|inverted", .gimbal,
             help: ["inverted: the head tilts the camera the other way from what it reads"],
             key: .init(section: "gimbal", name: "tilt_direction", kind: .value, summary: "`normal` or `inverted`")

@@ -20,6 +20,7 @@ public struct CalibrationRig {
     public init(_ configuration: SessionConfiguration, initialPose: Vector3D = Vector3D()) throws(SessionError) {
         var c = configuration
         c.mount = .normal
+        c.scales = .exact
         c.commandLatency = nil
         c.profile = .desktop
         if case .camera = c.source {

@@ -75,6 +75,8 @@ public struct SessionConfiguration: Sendable {
     public var gimbalModel = GimbalModel()
     /// Which way the head's axes turn the camera as mounted (`--pan-direction`, `--tilt-direction`).
     public var mount = MountDirections.normal
+    /// How far the camera turns per unit the head reads (`--pan-scale`, `--tilt-scale`).
+    public var scales = AxisScales.exact
     /// Whether the engine drives the camera's optical zoom, and how large the framed face is kept.
     public var zoom = ZoomChoice.off
     public var zoomFaceShare = ZoomFollower.Settings().faceShare
@@ -165,7 +167,7 @@ extension SessionConfiguration {
     /// The motor device as the engine drives it: through the mount when an axis is inverted,
     /// with the latency measured on it when there is one.
     func mounted(_ device: any MotorBackend) -> any MotorBackend {
-        mount.isNormal && commandLatency == nil
-            ? device : MountedBackend(device, directions: mount, commandLatency: commandLatency)
+        mount.isNormal && scales.isExact && commandLatency == nil
+            ? device : MountedBackend(device, directions: mount, scales: scales, commandLatency: commandLatency)
     }
 }

@@ -81,13 +81,24 @@ extension DoctorCommand {
                 )
             ]
         }
-        let configured = [(found.pan, c.mount.panInverted, "pan"), (found.tilt, c.mount.tiltInverted, "tilt")]
-        return configured.compactMap { axis, inverted, name in
+        let configured = [
+            (found.pan, c.mount.panInverted, c.scales.pan, "pan"),
+            (found.tilt, c.mount.tiltInverted, c.scales.tilt, "tilt"),
+        ]
+        return configured.compactMap { axis, inverted, scale, name in
             guard let axis else { return nil }
             let turns = String(
                 format: "the head read %+.1f°, the camera turned %+.1f°", axis.readTurn * 180 / .pi,
                 axis.cameraTurn * 180 / .pi)
             let wanted = axis.isInverted ? "inverted" : "normal"
+            if axis.isInverted == inverted, abs(axis.scale / scale - 1) > HeadCalibration.scaleTolerance {
+                return Finding(
+                    status: .problem,
+                    line: String(
+                        format:
+                            "head %@: turns the camera %.2f° per degree it reads, not the %.2f° configured (%@), so it overshoots or falls short of each correction; start dockd with --%@-scale %.2f (dockctl calibrate --write FILE saves it)",
+                        name as NSString, axis.scale, scale, turns as NSString, name as NSString, axis.scale))
+            }
             if axis.isInverted == inverted {
                 return Finding(
                     status: .ok,

@@ -2,12 +2,14 @@ import Calibration
 import DockCore
 import Foundation
 import Motion
+import Options
 import Pipeline
 import TestSupport
 import Testing
 
-/// `dockctl calibrate` in closed loop: a simulated head with its pan mounted inverted, 150 ms
-/// of command latency and a camera whose field of view nobody said, turned while watching a
+/// `dockctl calibrate` in closed loop: a simulated head with its pan mounted inverted, pan units
+/// a quarter too large (the camera turns 0.8° per degree read), 150 ms of command latency and a
+/// camera whose field of view nobody said, turned while watching a
 /// street (a recording through the head's virtual camera: texture everywhere, people walking
 /// through it); then the same head, configured as found, tracks the demo's person.
 @Suite(.tags(.unit), .notInFastRuns) struct HeadCalibrationTests {
@@ -20,6 +22,7 @@ import Testing
         c.modelsDirectory = Fixtures.repositoryRoot + "/models"
         c.bodyDetector = .none
         c.gimbalModel.mount = MountDirections(panInverted: true)
+        c.gimbalModel.scales = AxisScales(pan: 0.8, tilt: 1)
         c.gimbalModel.latency = 0.15
         c.viewFieldOfView = 52
         return c
@@ -31,7 +34,7 @@ import Testing
         let pan = try #require(found.pan)
         let tilt = try #require(found.tilt)
         #expect(pan.isInverted && !tilt.isInverted)
-        #expect(abs(pan.scale - 1) < 0.03 && abs(tilt.scale - 1) < 0.03)
+        #expect(abs(pan.scale / 0.8 - 1) < 0.03 && abs(tilt.scale - 1) < 0.03, "\(pan.scale), \(tilt.scale)")
         let truth = try #require(rig.simulatedFocalLength)
         #expect(abs(pan.focalLength / truth - 1) < 0.03, "focal length \(pan.focalLength) against \(truth)")
         #expect(abs(try #require(found.horizontalFieldOfView) - 52) < 1.5)
@@ -39,14 +42,21 @@ import Testing
         // What it writes is dockd's configuration, and with it the same head tracks.
         let gimbal = try #require(found.configuration["gimbal"])
         #expect(gimbal["pan_direction"] as? String == "inverted" && gimbal["tilt_direction"] as? String == "normal")
+        // The pan's units are written; the tilt's, within the measurement's spread of 1, are not.
+        let panScale = try #require(gimbal["pan_scale"] as? Double)
+        #expect(abs(panScale / 0.8 - 1) < 0.03 && gimbal["tilt_scale"] == nil)
         // The same head on the demo scene, whose people have ground truth.
         var c = strangeHead
         c.source = .demo
         c.viewSize = SessionConfiguration().viewSize
         c.realTime = false
         c.maximumFrames = 300
-        c.mount = MountDirections(panInverted: true)
-        c.commandLatency = try #require(gimbal["command_latency_ms"] as? Double) / 1000
+        // Configured as `dockctl calibrate --write FILE` leaves it, read back as dockd reads it.
+        let file = Fixtures.temporaryDirectory("calibrated") + "/head.json"
+        try JSONSerialization.data(withJSONObject: found.configuration).write(to: URL(fileURLWithPath: file))
+        let written = try DockdOptions.parse(["--config", file, "--demo"]).configuration
+        #expect(written.mount == MountDirections(panInverted: true) && written.scales.pan == panScale)
+        (c.mount, c.scales, c.commandLatency) = (written.mount, written.scales, written.commandLatency)
         let summary = try Pipeline(simulating: c).run()
         #expect(summary.runawayStop == nil)
         #expect(try #require(summary.metrics?.inViewShare) > 0.9)
