@@ -59,8 +59,9 @@ let package = Package(
         .target(
             name: "Pipeline",
             dependencies: [
-                "Audio", "Bench", "CameraOutputs", "Capture", "Control", "DockCore", "DockKit", "Imaging", "Motion",
-                "MotorDevices", "Perception", "Simulation", "Tracking",
+                "Audio", "Bench", "Calibration", "CameraOutputs", "Capture", "Control", "DockCore", "DockKit",
+                "Imaging",
+                "Motion", "MotorDevices", "Perception", "Simulation", "Tracking",
             ]
         ),
         .target(name: "ControlClient", dependencies: ["DockCore"]),

@@ -158,6 +158,7 @@ extension DockdOption {
             ],
             key: .init(section: "gimbal", name: "pan_direction", kind: .value, summary: "`normal` or `inverted`")
         ) { o, v in
+            o.configuration.headDescribed = true
             o.configuration.mount.panInverted =
                 try OptionValue.choice(v, AxisDirection.self, or: "--pan-direction must be normal or inverted")
                 == .inverted
@@ -168,22 +169,53 @@ extension DockdOption {
             key: .init(
                 section: "gimbal", name: "command_latency_ms", kind: .value,
                 summary: "the head's measured command latency")
-        ) { o, v in o.configuration.commandLatency = try OptionValue.number(v, "--command-latency", in: 0...2000) / 1000
+        ) { o, v in
+            o.configuration.headDescribed = true
+            o.configuration.commandLatency = try OptionValue.number(v, "--command-latency", in: 0...2000) / 1000
         },
+        DockdOption(
+            "--calibrate", "first-use|off", .gimbal,
+            help: [
+                "first-use (default): with a camera and a real head nobody",
+                "described (no --pan-direction, --pan-scale, --command-latency…),",
+                "learn it before tracking, as dockctl calibrate does, and keep it",
+                "in --state-dir for later starts; off: use the configuration as given",
+            ],
+            key: .init(section: "gimbal", name: "calibrate", kind: .value, summary: "`first-use` or `off`")
+        ) { o, v in
+            guard v == "first-use" || v == "off" else {
+                throw UsageError("--calibrate must be first-use or off, got '\(v)'")
+            }
+            o.configuration.calibrateAtFirstUse = v == "first-use"
+        },
+        DockdOption(
+            "--state-dir", "DIR", .gimbal,
+            help: [
+                "where dockd keeps what it learnt of each head and camera",
+                "(default: systemd's StateDirectory, else ~/.local/state/opendock)",
+            ],
+            key: .init(section: "gimbal", name: "state_dir", kind: .value, summary: "a directory")
+        ) { o, v in o.configuration.stateDirectory = v },
         DockdOption(
             "--pan-scale", "X", .gimbal,
             help: ["degrees the camera pans per degree the head reads (dockctl", "calibrate measures it; default 1)"],
             key: .init(
                 section: "gimbal", name: "pan_scale", kind: .value,
                 summary: "the camera's pan per degree the head reads")
-        ) { o, v in o.configuration.scales.pan = try OptionValue.number(v, "--pan-scale", in: 0.1...10) },
+        ) { o, v in
+            o.configuration.headDescribed = true
+            o.configuration.scales.pan = try OptionValue.number(v, "--pan-scale", in: 0.1...10)
+        },
         DockdOption(
             "--tilt-scale", "X", .gimbal,
             help: ["degrees the camera tilts per degree the head reads (default 1)"],
             key: .init(
                 section: "gimbal", name: "tilt_scale", kind: .value,
                 summary: "the camera's tilt per degree the head reads")
-        ) { o, v in o.configuration.scales.tilt = try OptionValue.number(v, "--tilt-scale", in: 0.1...10) },
+        ) { o, v in
+            o.configuration.headDescribed = true
+            o.configuration.scales.tilt = try OptionValue.number(v, "--tilt-scale", in: 0.1...10)
+        },
         DockdOption(
             "--sim-units", "PAN,TILT", .gimbal,
             help: [
@@ -205,6 +237,7 @@ extension DockdOption {
             help: ["inverted: the head tilts the camera the other way from what it reads"],
             key: .init(section: "gimbal", name: "tilt_direction", kind: .value, summary: "`normal` or `inverted`")
         ) { o, v in
+            o.configuration.headDescribed = true
             o.configuration.mount.tiltInverted =
                 try OptionValue.choice(v, AxisDirection.self, or: "--tilt-direction must be normal or inverted")
                 == .inverted

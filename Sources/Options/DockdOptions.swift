@@ -18,6 +18,7 @@ public struct DockdOptions: Sendable {
         var c = SessionConfiguration()
         c.keepFrameRecords = false
         c.timingWindow = SessionConfiguration.liveWindowFrames
+        c.calibrateAtFirstUse = true
         return c
     }()
     public var quiet = false

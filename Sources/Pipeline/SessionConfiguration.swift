@@ -77,6 +77,12 @@ public struct SessionConfiguration: Sendable {
     public var mount = MountDirections.normal
     /// How far the camera turns per unit the head reads (`--pan-scale`, `--tilt-scale`).
     public var scales = AxisScales.exact
+    /// Whether the head's build was given (a direction, scale or latency), so nothing is to be
+    /// learnt at first use; and whether dockd learns it at first use (`--calibrate`).
+    public var headDescribed = false
+    public var calibrateAtFirstUse = false
+    /// Where dockd keeps what it learnt (`--state-dir`); nil = `FirstUseCalibration.defaultDirectory()`.
+    public var stateDirectory: String?
     /// Whether the engine drives the camera's optical zoom, and how large the framed face is kept.
     public var zoom = ZoomChoice.off
     public var zoomFaceShare = ZoomFollower.Settings().faceShare

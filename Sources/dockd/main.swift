@@ -35,9 +35,24 @@ if options.showReference {
 
 let events = EventLog(format: options.logFormat)
 
+// A head nobody described is learnt before tracking (and kept for the next start). It moves
+// the head, so from here a signal stops it in order rather than ending the process at once.
+let configuration = { () -> SessionConfiguration in
+    guard FirstUseCalibration.applies(to: options.configuration) else { return options.configuration }
+    stop.running()
+    let calibration = FirstUseCalibration(
+        directory: options.configuration.stateDirectory ?? FirstUseCalibration.defaultDirectory())
+    let learnt = calibration.prepare(options.configuration, stop: stop) { events.event("calibration", $0) }
+    if stop.isSet {
+        fail("stopped by \(stop.signalReceived ?? "request") while calibrating; the head was told to stop", status: 0)
+    }
+    stop.exitOnSignalDuringStartup(prefix: "dockd: ")
+    return learnt
+}()
+
 let session: Pipeline
 do {
-    session = try options.configuration.makeSession()
+    session = try configuration.makeSession()
 } catch {
     fail(error.message, status: 1)
 }
@@ -45,16 +60,16 @@ session.log = { events.event("camera", $0) }
 events.event("source", "source \(session.sourceSummary)", ["source": session.sourceSummary])
 events.event(
     "pipeline",
-    "gimbal \(options.configuration.resolvedGimbal.label), detector \(session.detectorName), track rate \(Int(options.configuration.trackRate)) Hz",
+    "gimbal \(configuration.resolvedGimbal.label), detector \(session.detectorName), track rate \(Int(configuration.trackRate)) Hz",
     [
-        "gimbal": options.configuration.resolvedGimbal.label, "detector": session.detectorName,
-        "track_rate_hz": options.configuration.trackRate,
+        "gimbal": configuration.resolvedGimbal.label, "detector": session.detectorName,
+        "track_rate_hz": configuration.trackRate,
     ])
 if let fallback = session.detectorFallback { events.event("fallback", fallback) }
 if let audio = session.audioNote { events.event("audio", audio) }
 if let zoom = session.zoomNote { events.event("zoom", zoom) }
 if let out = session.videoOut {
-    let framing = options.configuration.digitalFraming.map {
+    let framing = configuration.digitalFraming.map {
         String(format: ", digital framing up to %.1f×", $0.maximumZoom)
     }
     events.event("video_out", "video out \(out.summary)\(framing ?? "")", ["video_out": out.summary])
@@ -68,7 +83,7 @@ let api = ControlAPI(
     manager: manager, accessory: session.accessory, monitor: session.monitor,
     about: [
         "source": session.sourceSummary, "detector": session.detectorName,
-        "gimbal": options.configuration.resolvedGimbal.label, "audio": session.audioNote ?? "off",
+        "gimbal": configuration.resolvedGimbal.label, "audio": session.audioNote ?? "off",
     ],
     token: options.token)
 api.whenNotice { events.event("client-behind", $0) }
@@ -157,7 +172,7 @@ do {
 notifier?.send("STOPPING=1")
 stopServing()
 if !options.quiet { statusLine.finish() }
-if let preset = options.configuration.parkOnExit {
+if let preset = configuration.parkOnExit {
     parkAtExit(preset)
 }
 if let name = stop.signalReceived {

@@ -61,4 +61,40 @@ import Testing
         #expect(summary.runawayStop == nil)
         #expect(try #require(summary.metrics?.inViewShare) > 0.9)
     }
+
+    /// dockd's first start with a head nobody described learns it; later starts read it back.
+    @Test func aHeadIsLearntAtFirstUseAndRememberedAfter() throws {
+        let directory = Fixtures.temporaryDirectory("state")
+        let state = FirstUseCalibration(directory: directory)
+        var lines: [String] = []
+        let learnt = state.prepare(strangeHead) { lines.append($0) }
+        #expect(learnt.headDescribed && learnt.mount == MountDirections(panInverted: true), "\(lines)")
+        #expect(abs(learnt.scales.pan / 0.8 - 1) < 0.03 && learnt.scales.tilt == 1)
+        #expect(abs(try #require(learnt.commandLatency) - 0.15) < 0.015)
+        let saved = try #require(lines.last)
+        #expect(saved.hasPrefix("calibration: saved to \(directory)/heads/sim--") && saved.hasSuffix("vtest.avi.json"))
+        // The next start: read back, nothing turned.
+        var again: [String] = []
+        let remembered = state.prepare(strangeHead) { again.append($0) }
+        #expect(again.count == 1 && again[0].contains("learnt at an earlier start"), "\(again)")
+        #expect(remembered.mount == learnt.mount && remembered.scales == learnt.scales)
+        #expect(remembered.commandLatency == learnt.commandLatency)
+    }
+
+    /// Only a live camera with a real head nobody described is learnt at start, and only when
+    /// asked (dockd asks by default).
+    @Test func firstUseCalibrationAppliesToAnUndescribedRealHead() throws {
+        let live = ["--camera", "/dev/video0", "--gimbal", "visca:/dev/ttyUSB0"]
+        #expect(FirstUseCalibration.applies(to: try DockdOptions.parse(live).configuration))
+        for described in [["--pan-direction", "normal"], ["--tilt-scale", "1.1"], ["--command-latency", "90"]] {
+            #expect(!FirstUseCalibration.applies(to: try DockdOptions.parse(live + described).configuration))
+        }
+        #expect(!FirstUseCalibration.applies(to: try DockdOptions.parse(live + ["--calibrate", "off"]).configuration))
+        #expect(!FirstUseCalibration.applies(to: try DockdOptions.parse(["--demo"]).configuration))
+        #expect(throws: UsageError.self) { try DockdOptions.parse(live + ["--calibrate", "always"]) }
+        #expect(
+            FirstUseCalibration.defaultDirectory(environment: ["STATE_DIRECTORY": "/var/lib/opendock", "HOME": "/h"])
+                == "/var/lib/opendock")
+        #expect(FirstUseCalibration.defaultDirectory(environment: ["HOME": "/h"]) == "/h/.local/state/opendock")
+    }
 }
