@@ -9,9 +9,14 @@ public struct LoopSample: Sendable, Hashable {
     public var targetCenterY: Double?
     /// Whether the pipeline's chosen subject is the true target.
     public var targetSelected: Bool
+    /// The lens's zoom for this frame (1 = the widest): its focal length is the view's times this.
+    public var zoom: Double
 
-    public init(time: Double, targetCenterX: Double?, targetCenterY: Double?, targetSelected: Bool) {
+    public init(
+        time: Double, targetCenterX: Double?, targetCenterY: Double?, targetSelected: Bool, zoom: Double = 1
+    ) {
         self.time = time
+        self.zoom = zoom
         self.targetCenterX = targetCenterX
         self.targetCenterY = targetCenterY
         self.targetSelected = targetSelected
@@ -66,8 +71,8 @@ public struct LoopMetrics: Sendable {
     /// Angle (degrees) between the target's direction and the optical axis.
     public func centeringErrorDegrees(_ s: LoopSample) -> Double? {
         guard let x = s.targetCenterX, let y = s.targetCenterY else { return nil }
-        let dx = (x - viewWidth / 2) / focalLength
-        let dy = (y - viewHeight / 2) / focalLength
+        let dx = (x - viewWidth / 2) / (focalLength * s.zoom)
+        let dy = (y - viewHeight / 2) / (focalLength * s.zoom)
         return atan(hypot(dx, dy)) * 180 / .pi
     }
 

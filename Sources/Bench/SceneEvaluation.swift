@@ -42,6 +42,8 @@ public struct FrameSample: Sendable, Hashable {
     public var faceTracks: [IdentifiedBox]
     /// What digital framing showed of the view, in view pixels; nil = all of it.
     public var crop: PixelRect?
+    /// The lens's zoom for this frame (1 = the widest, whose focal length the settings give).
+    public var zoom = 1.0
 
     public init(
         time: Double, yaw: Double = 0, pitch: Double = 0, commandYaw: Double = 0, commandPitch: Double = 0,
@@ -153,7 +155,7 @@ public struct SceneEvaluation: Sendable {
             loop.record(
                 LoopSample(
                     time: sample.time, targetCenterX: rect?.midX, targetCenterY: rect?.midY,
-                    targetSelected: targets[index].map { framed[index].contains($0) } ?? false))
+                    targetSelected: targets[index].map { framed[index].contains($0) } ?? false, zoom: sample.zoom))
         }
         self.loop = loop
 

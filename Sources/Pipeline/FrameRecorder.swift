@@ -82,7 +82,8 @@ struct FrameRecorder {
     ) -> [PixelRect] {
         guard let truth = rig.truth, var recorded = metrics else { return [] }
         // Seen through the lens as it was zoomed for this frame.
-        let virtualCamera = rig.virtualCamera?.zoomed(by: p.camera.intrinsics.fx / rig.camera.intrinsics.fx)
+        let zoom = p.camera.intrinsics.fx / rig.camera.intrinsics.fx
+        let virtualCamera = rig.virtualCamera?.zoomed(by: zoom)
         let people = truth.groundTruth(sequence: p.frame.stamp.sequence).map { person in
             let rect =
                 virtualCamera.map { $0.project(worldRect: person.face, pose: p.frame.truePose ?? p.pose) }
@@ -96,17 +97,18 @@ struct FrameRecorder {
         let faceTracks = p.faceTracks.map {
             IdentifiedBox(id: identities.number(for: $0.uuid), rect: coordinates.pixels($0.rect))
         }
-        let sample = FrameSample(
+        var sample = FrameSample(
             time: time, yaw: p.pose.y, pitch: p.pose.x, commandYaw: command.y, commandPitch: command.x,
             people: people, selected: p.framed.first.map { coordinates.pixels($0.rect) },
             alsoSelected: p.framed.dropFirst().map { coordinates.pixels($0.rect) }, faceTracks: faceTracks,
             crop: p.crop.map { coordinates.pixels($0) })
+        sample.zoom = zoom
         let target = SceneEvaluation.target(in: sample, primaryID: nil)
         let targetRect = target.flatMap { id in people.first { $0.id == id } }?.rect
         recorded.record(
             LoopSample(
                 time: sample.time, targetCenterX: targetRect?.midX, targetCenterY: targetRect?.midY,
-                targetSelected: target.map { SceneEvaluation.chosenPeople(sample).contains($0) } ?? false))
+                targetSelected: target.map { SceneEvaluation.chosenPeople(sample).contains($0) } ?? false, zoom: zoom))
         metrics = recorded
         summary.frameSamples.append(sample)
         return people.compactMap { $0.hidden ? nil : $0.rect }

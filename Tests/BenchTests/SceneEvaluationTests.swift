@@ -36,6 +36,20 @@ import Testing
         #expect(evaluation.loop.inViewShare == 0.8)
     }
 
+    /// A frame taken zoomed in 2× has twice the focal length: the same pixel offset is a smaller
+    /// angle, as the lens saw it.
+    @Test func centringAnglesGoThroughTheFramesOwnZoom() throws {
+        let offset = 1000 * tan(4 * Double.pi / 180)  // 4° at the widest
+        var samples = (0..<3).map { i in frame(Double(i) * 0.1, [face(1, degrees: 4)], chosen: 1) }
+        samples[1].zoom = 2
+        samples[2].zoom = 4
+        let loop = SceneEvaluation(samples: samples, settings: settings).loop
+        let errors = try loop.samples.map { try #require(loop.centeringErrorDegrees($0)) }
+        #expect(abs(errors[0] - 4) < 1e-9)
+        #expect(abs(errors[1] - atan(offset / 2000) * 180 / .pi) < 1e-9)
+        #expect(abs(errors[2] - atan(offset / 4000) * 180 / .pi) < 1e-9 && errors[2] < 1.01)
+    }
+
     /// Out-of-view spells count from acquisition, end when the face is back in view, ignore
     /// frames where the target is hidden, and one still open at the end is "never".
     @Test func outOfViewSpellsAndTheEndFromHome() throws {
