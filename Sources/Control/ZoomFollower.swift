@@ -24,6 +24,9 @@ public struct ZoomFollower: Sendable {
         public var lostDelay = 1.5
         /// Frames whose face sizes are taken together.
         public var window = 9
+        /// A zoom set by hand (a remote's zoom keys) holds this long (s) before the follower
+        /// takes over again.
+        public var manualHold = 10.0
 
         public init() {}
     }
@@ -58,6 +61,7 @@ public struct ZoomFollower: Sendable {
     private var widestShares: [Double] = []
     private var calmSince: Double?
     private var lostSince: Double?
+    private var heldUntil: Double?
 
     public init(settings: Settings = Settings(), range: ClosedRange<Double>, start: Double = 1) {
         self.settings = settings
@@ -65,8 +69,22 @@ public struct ZoomFollower: Sendable {
         target = min(max(start, range.lowerBound), range.upperBound)
     }
 
+    /// A press of the zoom keys at `time`: the lens half a doubling in (`direction` > 0) or out
+    /// from the factor chosen last, held there for `manualHold` seconds. The new factor, or nil
+    /// at the end of the range.
+    public mutating func press(_ direction: Double, at time: Double) -> Double? {
+        guard direction != 0 else { return nil }
+        heldUntil = time + settings.manualHold
+        return choose(clamp(target * (direction > 0 ? 2.0.squareRoot() : 0.5.squareRoot())))
+    }
+
     /// Takes a frame; the new factor when the zoom should change, else nil.
     public mutating func observe(_ sample: Sample) -> Double? {
+        if let until = heldUntil {
+            guard sample.time >= until else { return nil }
+            heldUntil = nil
+            calmSince = nil
+        }
         guard let share = sample.faceShare, share > 0, sample.zoom > 0 else {
             calmSince = nil
             widestShares.removeAll()

@@ -48,8 +48,13 @@ public final class Pipeline: PipelineSession {
             String(
                 format: "zoom: auto, the %@ up to %.1f×, the face kept at %.2f of the picture's height",
                 drive.name as NSString, drive.range.upperBound, configuration.zoomFaceShare)
+        case (.auto, nil) where crop != nil && configuration.digitalFraming == nil:
+            String(
+                format:
+                    "zoom: auto, but this camera has no zoom the engine can drive: the video out zooms digitally instead (up to %.1f×)",
+                crop?.settings.maximumZoom ?? 1)
         case (.auto, nil):
-            "zoom: auto asked for, but this camera has no zoom the engine can drive; it stays off"
+            "zoom: auto asked for, but this camera has no zoom the engine can drive; it stays off (with --video-out the picture there would zoom digitally)"
         }
     }
     package let accessory: LocalDock
@@ -64,6 +69,7 @@ public final class Pipeline: PipelineSession {
     let perception: PerceptionStep
     let controlFigures = Protected(ControlFigures())
     let zoomFigures = Protected(ZoomFigures())
+    let zoomPresses = Protected<[Double]>([])
     private var recorder: FrameRecorder
     /// The virtual camera other programs read, and the crop digital framing shows on it.
     public let videoOut: VideoOutputSink?
@@ -106,7 +112,18 @@ public final class Pipeline: PipelineSession {
         try configuration.configureFraming(of: accessory)
         accessory.configurePresets(home: configuration.framing.home, privacy: configuration.privacyPose)
         recorder = try FrameRecorder(configuration: configuration, rig: rig, detectorName: built.stage.name)
-        crop = configuration.digitalFraming.map { CropFollower(settings: $0) }
+        // No lens to zoom: with a virtual camera, zooming falls back to the digital kind there.
+        let digitalZoom =
+            configuration.zoom == .auto && rig.zoom == nil && configuration.videoOut != nil
+            ? CropFollower.Settings() : nil
+        crop = (configuration.digitalFraming ?? digitalZoom).map { CropFollower(settings: $0) }
+        if configuration.zoom == .auto, rig.zoom != nil {
+            // The zoom keys of a remote or the dock (DockKit's cameraZoom) step the lens.
+            let presses = zoomPresses
+            _ = accessory.events.subscribe { event in
+                if case .cameraZoom(let factor) = event { presses.withLock { $0.append(factor) } }
+            }
+        }
         let errors = videoOutErrors
         do {
             videoOut = try configuration.videoOut?.open(
@@ -229,7 +246,8 @@ public final class Pipeline: PipelineSession {
     private func makeZoomStep() -> ZoomStep? {
         guard configuration.zoom == .auto, let drive = rig.zoom else { return nil }
         return ZoomStep(
-            drive: drive, faceShare: configuration.zoomFaceShare, widest: rig.camera.intrinsics, figures: zoomFigures)
+            drive: drive, faceShare: configuration.zoomFaceShare, widest: rig.camera.intrinsics, figures: zoomFigures,
+            presses: zoomPresses)
     }
 
     /// Perceives one frame at `now` on the rig's clock and publishes its tracking state.

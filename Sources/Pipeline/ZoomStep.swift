@@ -26,22 +26,39 @@ struct ZoomStep {
     /// The camera at the widest zoom.
     let widest: CameraIntrinsics
     let figures: Protected<ZoomFigures>
+    /// Presses of the zoom keys (DockKit's `cameraZoom` events) not yet acted on.
+    let presses: Protected<[Double]>
     /// The subject's motion across the room, per axis, and whose it is.
     private var motion: (id: Int, yaw: SubjectMotionEstimate, pitch: SubjectMotionEstimate)?
 
-    init(drive: any ZoomDrive, faceShare: Double, widest: CameraIntrinsics, figures: Protected<ZoomFigures>) {
+    init(
+        drive: any ZoomDrive, faceShare: Double, widest: CameraIntrinsics, figures: Protected<ZoomFigures>,
+        presses: Protected<[Double]> = Protected([])
+    ) {
         var settings = ZoomFollower.Settings()
         settings.faceShare = faceShare
         follower = ZoomFollower(settings: settings, range: drive.range)
         self.drive = drive
         self.widest = widest
         self.figures = figures
+        self.presses = presses
     }
 
     /// Takes a new frame's sighting; commands the lens when the follower picks a new factor.
     mutating func observe(_ target: ControlTarget, _ sighting: FramedSighting, at now: MonotonicInstant) {
         record { try drive.update(at: now) }
         let time = target.stamp.time.seconds(since: .zero)
+        let pressed = presses.withLock { p in
+            defer { p.removeAll() }
+            return p
+        }
+        for direction in pressed {
+            guard let factor = follower.press(direction, at: time) else { continue }
+            record {
+                try drive.zoom(to: factor, at: now)
+                figures.withLock { $0.moves += 1 }
+            }
+        }
         let zoom = target.camera.intrinsics.fx / widest.fx
         var sample = ZoomFollower.Sample(time: time, faceShare: nil, zoom: zoom)
         if let subject = sighting.subject {

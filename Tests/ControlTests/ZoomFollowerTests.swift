@@ -96,4 +96,25 @@ import Testing
         let time = lost.first?.time ?? 0
         #expect(time >= 3.5 - 1e-9 && time < 3.6)
     }
+
+    /// The zoom keys: each press steps half a doubling from the factor chosen last, and the
+    /// follower leaves it there for the hold, then frames the face again.
+    @Test func aPressOfTheZoomKeysStepsTheLensAndHoldsIt() throws {
+        var follower = ZoomFollower(range: 1...4)
+        // A far calm face: settled at 2× (a 0.075 share at the widest, wanting 0.15).
+        _ = run(&follower, seconds: 3) { _ in 0.075 }
+        #expect(abs(follower.target - 2) < 0.05)
+        let before = follower.target
+        let inward = follower.press(1, at: 3)
+        #expect(abs((inward ?? 0) - before * 2.0.squareRoot()) < 1e-9)
+        #expect(follower.press(0, at: 3) == nil)
+        // Held: ten seconds of the same face change nothing.
+        #expect(run(&follower, from: 3, seconds: 9.9) { _ in 0.075 }.isEmpty)
+        // Then the follower takes over again and goes back to the face's own zoom.
+        let after = run(&follower, from: 12.9, seconds: 3) { _ in 0.075 }
+        #expect(after.count == 1 && abs(follower.target - 2) < 0.05, "\(after)")
+        // Out, and the end of the range.
+        for _ in 0..<5 { _ = follower.press(-1, at: 20) }
+        #expect(follower.target == 1 && follower.press(-1, at: 20) == nil)
+    }
 }

@@ -2,9 +2,10 @@ import BenchRunner
 import DockCore
 import Foundation
 import Motion
-import Pipeline
 import TestSupport
 import Testing
+
+@testable import Pipeline
 
 /// The optical zoom in closed loop on `scenes/zoom-walk-in.json`: a person far from a camera with
 /// a 4× simulated lens walks toward it and back. The figures come from where the person truly
@@ -44,5 +45,41 @@ import Testing
         #expect(report.moves == 0)
         #expect(abs(report.finalFactor - 2) < 1e-9)
         #expect(fixed.summary.report().contains("zoom: off, left at 2.00×"))
+    }
+
+    /// A remote's zoom keys (DockKit's `cameraZoom` events) step the lens while the engine
+    /// zooms by itself: a still person zoomed in on by the engine, then two presses out, half a
+    /// doubling each, held there though the engine would zoom in again.
+    @Test func theZoomKeysStepTheLens() throws {
+        var c = SessionConfiguration()
+        c.source = .demo
+        c.mediaDirectory = Fixtures.repositoryRoot + "/.cache/media"
+        c.modelsDirectory = Fixtures.repositoryRoot + "/models"
+        c.bodyDetector = .none
+        c.realTime = false
+        c.scene.script = .still(yaw: 0, pitch: 0, duration: 8)
+        c.simulatedZoomLens = ZoomLensModel(maximumFactor: 4)
+        c.zoom = .auto
+        c.zoomFaceShare = 0.4
+        c.maximumFrames = 200
+        let session = try Pipeline(simulating: c)
+        let lens = try #require(session.rig.zoom)
+        let clock = session.rig.clock
+        var factors: [Int: Double] = [:]
+        var frame = 0
+        _ = try session.run(stop: StopFlag()) { _ in
+            frame += 1
+            if frame == 100 {
+                factors[100] = lens.factor(at: clock.now)
+                session.accessory.post(.cameraZoom(factor: -1))
+                session.accessory.post(.cameraZoom(factor: -1))
+            }
+            if frame == 190 { factors[190] = lens.factor(at: clock.now) }
+        }
+        let zoomedIn = try #require(factors[100])
+        let pressedOut = try #require(factors[190])
+        #expect(zoomedIn > 1.8, "the engine zoomed to \(zoomedIn)×")
+        // Two presses out: half of where the lens was (or the widest), held.
+        #expect(abs(pressedOut - max(1, zoomedIn / 2)) < 0.1, "from \(zoomedIn)× to \(pressedOut)×")
     }
 }

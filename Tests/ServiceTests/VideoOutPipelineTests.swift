@@ -41,4 +41,27 @@ import Testing
         #expect(crop.width < 0.9 && crop.width >= 0.5 - 1e-9)
         #expect(loopback.openDescriptorCount == 0)
     }
+
+    /// `--zoom auto` on a camera with no zoom to drive falls back to zooming the virtual camera's
+    /// picture digitally, and says so; without a virtual camera it says it stays off.
+    @Test func autoZoomWithoutALensZoomsTheVideoOutDigitally() throws {
+        var c = SessionConfiguration()
+        c.source = .demo
+        c.mediaDirectory = Fixtures.repositoryRoot + "/.cache/media"
+        c.modelsDirectory = Fixtures.repositoryRoot + "/models"
+        c.scene.script = .still(yaw: 0.1, pitch: 0, duration: 6)
+        c.gimbal = .dryRun
+        c.maximumFrames = 120
+        c.zoom = .auto
+        let plain = try Pipeline(simulating: c)
+        #expect(
+            plain.zoomNote?.hasSuffix("it stays off (with --video-out the picture there would zoom digitally)") == true)
+        let loopback = SimulatedLoopback()
+        c.videoOut = VideoOutRequest(device: loopback.path)
+        let pipeline = try Pipeline(simulating: c, videoOutSystem: loopback)
+        #expect(pipeline.zoomNote?.contains("the video out zooms digitally instead (up to 2.0×)") == true)
+        _ = try pipeline.run()
+        let crop = try #require(pipeline.monitor.crop)
+        #expect(crop.width < 0.9 && crop.width >= 0.5 - 1e-9)
+    }
 }
