@@ -181,7 +181,8 @@ struct DoctorCommand {
                     "camera \(failure); if it says permission denied, add yourself to the video group (sudo usermod -aG video $USER) and log in again"
             )
         }
-        let capture = devices.filter(\.isVideoCapture)
+        // A virtual camera someone writes to captures too; it is video out's, not a camera.
+        let capture = devices.filter { $0.isVideoCapture && $0.driver != Self.loopbackDriver }
         for device in capture {
             let name = device.stableNames.first.map { " (\($0))" } ?? ""
             let mjpeg = device.formats.first { $0.fourcc == .mjpeg }
@@ -209,8 +210,21 @@ struct DoctorCommand {
         return findings
     }
 
+    static let loopbackDriver = "v4l2 loopback"
+
     private func videoOut() -> [Finding] {
         let module = surroundings.root + "/sys/module/v4l2loopback"
+        let devices = V4L2Discovery.devices(system: surroundings.video).devices.filter {
+            $0.driver == Self.loopbackDriver
+        }
+        // Each one this user could open (discovery just did): where dockd writes, and readers read.
+        let nodes = devices.map { device in
+            Finding(
+                status: .ok,
+                line:
+                    "video out \(device.path) (\(device.card)): a v4l2loopback device this user can open; dockd --video-out \(device.path) writes there"
+            )
+        }
         guard FileManager.default.fileExists(atPath: module) else {
             return [
                 Finding(
@@ -225,7 +239,7 @@ struct DoctorCommand {
         if let caps, caps.hasPrefix("Y") || caps.hasPrefix("1") {
             return [
                 Finding(status: .ok, line: "video out: v4l2loopback loaded with exclusive_caps (browsers see a camera)")
-            ]
+            ] + nodes
         }
         return [
             Finding(
@@ -233,7 +247,7 @@ struct DoctorCommand {
                 line:
                     "video out: v4l2loopback loaded without exclusive_caps (\(caps ?? "unknown")); browsers will not list it as a camera: reload it with exclusive_caps=1"
             )
-        ]
+        ] + nodes
     }
 
     private func serialPorts() -> [Finding] {

@@ -1,3 +1,4 @@
+import CameraOutputs
 import Capture
 import DockCore
 import Foundation
@@ -82,5 +83,25 @@ import Testing
                 == true)
         #expect(findings.contains { $0.line.hasPrefix("camera: no V4L2 capture device") })
         #expect(findings.contains { $0.line.hasPrefix("video out: v4l2loopback is not loaded") })
+    }
+
+    /// A v4l2loopback device is video out's, listed as such (a reader could open it), never as a camera.
+    @Test func aVirtualCameraIsVideoOutNotACamera() throws {
+        let root = Fixtures.temporaryDirectory("doctor-loopback")
+        try write("Y\n", to: root + "/sys/module/v4l2loopback/parameters/exclusive_caps")
+        var surroundings = DoctorCommand.Surroundings()
+        surroundings.video = SimulatedLoopback(path: "/dev/video10")
+        surroundings.root = root
+        surroundings.models = ModelRegistry(searchDirectories: [root])
+        surroundings.controlSocket = root + "/dockd.sock"
+        let findings = DoctorCommand(surroundings: surroundings).run()
+        #expect(
+            findings.contains(
+                .init(
+                    status: .ok,
+                    line:
+                        "video out /dev/video10 (OpenDock camera): a v4l2loopback device this user can open; dockd --video-out /dev/video10 writes there"
+                )), "\(DoctorCommand.describe(findings))")
+        #expect(!findings.contains { $0.line.hasPrefix("camera /dev/video10") })
     }
 }
