@@ -50,6 +50,8 @@ struct DoctorCommand {
         /// A simulated setup whose microphones' wiring is checked (tests; a live one is named
         /// with --camera and --audio-device).
         var simulatedListening: SessionConfiguration?
+        /// Who runs the doctor; nil = ask the system.
+        var membership: Membership?
     }
 
     /// The setup named on the command line, which the doctor tries for real.
@@ -107,7 +109,8 @@ struct DoctorCommand {
     }
 
     func run() -> [Finding] {
-        var findings = models() + cameras() + videoOut() + serialPorts() + microphones() + service() + tried()
+        var findings = models() + cameras() + videoOut() + serialPorts() + microphones() + service()
+        findings += permissions() + tried()
         let hardware =
             findings.contains { $0.line.hasPrefix("camera /dev") }
             || findings.contains { $0.line.hasPrefix("serial ") && $0.status != .warning }
