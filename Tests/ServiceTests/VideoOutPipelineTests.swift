@@ -10,10 +10,8 @@ import Testing
 @testable import Pipeline
 
 @Suite(.serialized, .tags(.realTime), .notInFastRuns) struct VideoOutPipelineTests {
-    /// A fixed camera (no motors) on the demo scene with its virtual camera written out and
-    /// digitally framed: every frame the capture thread delivers reaches the loopback whole,
-    /// in order, and the picture shown zooms onto the person it follows.
-    @Test func aFixedCameraIsFramedDigitallyOnTheVirtualCamera() throws {
+    /// A fixed camera (no motors) on the demo scene, a person standing still, for 4 s.
+    var fixedCameraOnTheDemo: SessionConfiguration {
         var c = SessionConfiguration()
         c.source = .demo
         c.mediaDirectory = Fixtures.repositoryRoot + "/.cache/media"
@@ -21,6 +19,14 @@ import Testing
         c.scene.script = .still(yaw: 0.1, pitch: 0, duration: 6)
         c.gimbal = .dryRun
         c.maximumFrames = 120
+        return c
+    }
+
+    /// A fixed camera (no motors) on the demo scene with its virtual camera written out and
+    /// digitally framed: every frame the capture thread delivers reaches the loopback whole,
+    /// in order, and the picture shown zooms onto the person it follows.
+    @Test func aFixedCameraIsFramedDigitallyOnTheVirtualCamera() throws {
+        var c = fixedCameraOnTheDemo
         c.digitalFraming = CropFollower.Settings()
         let loopback = SimulatedLoopback()
         c.videoOut = VideoOutRequest(device: loopback.path)
@@ -45,13 +51,7 @@ import Testing
     /// `--zoom auto` on a camera with no zoom to drive falls back to zooming the virtual camera's
     /// picture digitally, and says so; without a virtual camera it says it stays off.
     @Test func autoZoomWithoutALensZoomsTheVideoOutDigitally() throws {
-        var c = SessionConfiguration()
-        c.source = .demo
-        c.mediaDirectory = Fixtures.repositoryRoot + "/.cache/media"
-        c.modelsDirectory = Fixtures.repositoryRoot + "/models"
-        c.scene.script = .still(yaw: 0.1, pitch: 0, duration: 6)
-        c.gimbal = .dryRun
-        c.maximumFrames = 120
+        var c = fixedCameraOnTheDemo
         c.zoom = .auto
         let plain = try Pipeline(simulating: c)
         #expect(
