@@ -14,7 +14,7 @@ guard let accessory = docked else { fatalError("the accessory stream ended") }
 /// Each orientation in turn, awaited through its progress (as an app's async function would).
 func lookAround(_ accessory: DockAccessory, at targets: [Vector3D]) async throws {
     for target in targets {
-        let progress = try await accessory.setOrientation(target, duration: .seconds(0.8), relative: false)
+        let progress = try accessory.setOrientation(target, duration: .seconds(0.8), relative: false)
         while !progress.isFinished && !progress.isCancelled { try await Task.sleep(for: .milliseconds(20)) }
         var pose = Vector3D()
         for await state in try accessory.motionStates {

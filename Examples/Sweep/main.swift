@@ -1,5 +1,6 @@
-// Sweep: with system tracking off, turn right for a while, left for twice as long, back to the
-// middle, stop, and give tracking back to the system.
+// Sweep: with system tracking off (turned off before the dock is found, as Apple's article does),
+// turn right for a while, left for twice as long, back to the middle, stop, and give tracking
+// back to the system.
 //   OPENDOCK_GIMBAL=sim example-sweep [SECONDS]
 import DockKit
 import Foundation
@@ -7,6 +8,8 @@ import Foundation
 let seconds = CommandLine.arguments.dropFirst().first.flatMap(Double.init) ?? 3
 let speed = 0.4  // rad/s
 
+// Apple's order: system tracking off first, then look for a dock; the dock found takes it.
+try await DockAccessoryManager.shared.setSystemTrackingEnabled(false)
 print("waiting for a dock…")
 var docked: DockAccessory?
 for await change in try DockAccessoryManager.shared.accessoryStateChanges where change.state == .docked {
@@ -14,14 +17,15 @@ for await change in try DockAccessoryManager.shared.accessoryStateChanges where 
     break
 }
 guard let accessory = docked else { fatalError("the accessory stream ended") }
-print("docked:", accessory.identifier.name)
+print("docked:", accessory.identifier.name, "with system tracking", tracking())
+
+func tracking() -> String { DockAccessoryManager.shared.isSystemTrackingEnabled ? "on" : "off" }
 
 func yawDegrees() async throws -> Double {
     for await state in try accessory.motionStates { return state.angularPositions.y * 180 / .pi }
     return .nan
 }
 
-try await DockAccessoryManager.shared.setSystemTrackingEnabled(false)
 for (label, rate, duration) in [("right", speed, seconds), ("left", -speed, 2 * seconds), ("back", speed, seconds)] {
     try await accessory.setAngularVelocity(Vector3D(x: 0, y: rate, z: 0))
     try await Task.sleep(for: .seconds(duration))

@@ -174,25 +174,11 @@ public final class DockAccessory: Hashable, Sendable {
     }
 
     /// Moves to an orientation (radians: x pitch, y yaw, z roll; absolute, or relative to the
-    /// current pose) along a smooth path lasting `duration` (0: as fast as the limits allow);
-    /// the progress completes when the head has arrived. At most two motion calls a second;
-    /// refused while system tracking is on.
-    public func setOrientation(_ target: Vector3D, duration: Duration = .seconds(0), relative: Bool = false)
-        async throws -> Progress
-    {
-        try await startOrientation(target, duration: duration, relative: relative)
-    }
-
-    /// `setOrientation` with a rotation; its Euler angles are the head's yaw, pitch and roll.
-    public func setOrientation(_ target: Rotation3D, duration: Duration = .seconds(0), relative: Bool = false)
-        async throws -> Progress
-    {
-        try await startOrientation(target.eulerAngles, duration: duration, relative: relative)
-    }
-
-    /// `setOrientation` from synchronous code: the move starts at once and the progress tells
-    /// its end; a refusal dockd gives later cancels the progress. Inside an async function
-    /// `try await setOrientation(…)` picks the async form; Swift's top-level code picks this one.
+    /// current pose) along a smooth path lasting `duration` (0: as fast as the limits allow).
+    /// Synchronous, as in Apple's SDK: the move starts at once and the progress completes when
+    /// the head has arrived. At most two motion calls a second; refused while system tracking is
+    /// on. On the in-process dock a refusal throws; through dockd the request is sent without
+    /// waiting (a synchronous call must not block), so a refusal dockd gives cancels the progress.
     public func setOrientation(_ target: Vector3D, duration: Duration = .seconds(0), relative: Bool = false)
         throws -> Progress
     {
@@ -238,15 +224,6 @@ public final class DockAccessory: Hashable, Sendable {
             case .local(let dock): dock.motionStates
             case .remote(let dock): dock.motionStates()
             }
-        }
-    }
-
-    private func startOrientation(_ target: Vector3D, duration: Duration, relative: Bool) async throws -> Progress {
-        switch backing {
-        case .local(let dock):
-            return try dock.startOrientation(target, seconds: Self.seconds(duration), relative: relative)
-        case .remote(let dock):
-            return try await dock.startMotion("orientation", Self.orientation(target, duration, relative))
         }
     }
 

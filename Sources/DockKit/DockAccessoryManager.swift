@@ -28,6 +28,9 @@ public final class DockAccessoryManager: Sendable {
 
     private struct State {
         var systemTrackingEnabled = true
+        /// What this program asked for with `setSystemTrackingEnabled`, applied to every dock as
+        /// it is found (Apple's programs turn tracking off before they look for a dock).
+        var asked: Bool?
         var accessories: [DockAccessory] = []
         var trackingButtons: Set<UUID> = []
         var discovered = false
@@ -108,6 +111,7 @@ public final class DockAccessoryManager: Sendable {
 
     /// With system tracking off, clients track with `track(_:cameraInformation:)` or drive motors.
     public func setSystemTrackingEnabled(_ enabled: Bool) async throws {
+        state.withLock { $0.asked = enabled }
         applySystemTracking(enabled)
         for accessory in accessories {
             if case .remote(let dock) = accessory.backing {
@@ -139,7 +143,11 @@ public final class DockAccessoryManager: Sendable {
 
     /// Makes an accessory known: one in this process, or one a running dockd serves.
     package func dock(_ accessory: DockAccessory, trackingButtonEnabled: Bool) {
-        let enabled = state.withLock { state in
+        let (enabled, asked) = state.withLock { ($0.systemTrackingEnabled, $0.asked) }
+        accessory.local?.setSystemTrackingEnabled(enabled)
+        // A dock dockd serves takes the program's choice before anyone hears of it.
+        if case .remote(let dock) = accessory.backing, let asked { dock.requestSystemTracking(asked) }
+        state.withLock { state in
             state.accessories.removeAll { $0 == accessory }
             state.accessories.append(accessory)
             if trackingButtonEnabled {
@@ -148,9 +156,7 @@ public final class DockAccessoryManager: Sendable {
                 state.trackingButtons.remove(accessory.identifier.uuid)
             }
             changes.yield(.init(state: .docked, accessory: accessory, trackingButtonEnabled: trackingButtonEnabled))
-            return state.systemTrackingEnabled
         }
-        accessory.local?.setSystemTrackingEnabled(enabled)
     }
 
     /// Forgets a dock in this process (its device went away).

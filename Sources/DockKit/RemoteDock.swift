@@ -104,6 +104,21 @@ package final class RemoteDock: Sendable {
         return progress
     }
 
+    /// Asks dockd to switch system tracking without waiting for its answer (from the thread
+    /// that found this dock, never Swift's); the mirror takes the choice at once, so a motor
+    /// call made straight after is not refused for the old state.
+    package func requestSystemTracking(_ enabled: Bool) {
+        state.withLock { $0.systemTracking = enabled }
+        do {
+            try openSession().request("systemTracking", ["enabled": enabled], onMotionEnd: nil) { [self] reply in
+                if case .success(let line) = reply { remember("systemTracking", reply: line) }
+            }
+        } catch {
+            // dockd went away as it was found: the watcher undocks it and docks it again later.
+            state.withLock { $0.systemTracking = true }
+        }
+    }
+
     /// `setLimits` is synchronous in DockKit: checked here against the axes dockd reported,
     /// remembered at once, and sent without waiting.
     package func setLimits(_ limits: DockAccessory.Limits) throws {

@@ -24,7 +24,7 @@ import Testing
         let progress = try startSynchronously(accessory, rotation)
         seen.append(String(format: "%.1f", rotation.eulerAngles.y * 180 / .pi))
         while !progress.isFinished && !progress.isCancelled { try await Task.sleep(for: .milliseconds(10)) }
-        let back = try await accessory.setOrientation(Vector3D(), duration: .seconds(0.2))
+        let back = try accessory.setOrientation(Vector3D(), duration: .seconds(0.2))
         while !back.isFinished && !back.isCancelled { try await Task.sleep(for: .milliseconds(10)) }
         for await motion in try accessory.motionStates {
             seen.append(motion.timestamp > 1_600_000_000 ? "epoch" : "not epoch")

@@ -34,7 +34,7 @@ import Testing
     @Test func setOrientationArrivesWhenTheProgressCompletes() async throws {
         let (dock, gimbal, clock) = dock()
         let target = Vector3D(x: 0.1, y: 0.5, z: 0)
-        let progress = try await dock.setOrientation(target, duration: .seconds(1.5))
+        let progress = try dock.setOrientation(target, duration: .seconds(1.5))
         #expect(!progress.isFinished)
         run(dock, gimbal, clock, seconds: 1.2)
         #expect(!progress.isFinished && progress.fractionCompleted > 0.7)
@@ -46,10 +46,10 @@ import Testing
 
     @Test func relativeMovesAddToThePose() async throws {
         let (dock, gimbal, clock) = dock()
-        let first = try await dock.setOrientation(Vector3D(x: 0, y: 0.2, z: 0), duration: .seconds(0.5), relative: true)
+        let first = try dock.setOrientation(Vector3D(x: 0, y: 0.2, z: 0), duration: .seconds(0.5), relative: true)
         run(dock, gimbal, clock, seconds: 3) { first.isFinished }
         clock.advance(bySeconds: 1)
-        let second = try await dock.setOrientation(
+        let second = try dock.setOrientation(
             Rotation3D(eulerAngles: Vector3D(x: 0, y: 0.2, z: 0)), duration: .seconds(0.5), relative: true)
         run(dock, gimbal, clock, seconds: 3) { second.isFinished }
         #expect(abs(gimbal.motionState(at: clock.now).angularPositions.y - 0.4) < 0.01)
@@ -57,7 +57,7 @@ import Testing
 
     @Test func atMostTwoMotionCallsPerSecond() async throws {
         let (dock, _, clock) = dock()
-        _ = try await dock.setOrientation(Vector3D(x: 0, y: 0.1, z: 0), duration: .seconds(1))
+        _ = try dock.setOrientation(Vector3D(x: 0, y: 0.1, z: 0), duration: .seconds(1))
         clock.advance(bySeconds: 0.3)
         _ = try await dock.animate(motion: .yes)
         clock.advance(bySeconds: 0.3)
@@ -69,9 +69,7 @@ import Testing
     @Test func motorCallsAreRefusedWhileSystemTrackingIsOn() async throws {
         let (dock, _, _) = dock()
         dock.local!.setSystemTrackingEnabled(true)
-        await #expect(throws: DockKitError.notSupported) {
-            try await dock.setOrientation(Vector3D(), duration: .seconds(1))
-        }
+        #expect(throws: DockKitError.notSupported) { try dock.setOrientation(Vector3D(), duration: .seconds(1)) }
         await #expect(throws: DockKitError.notSupported) { try await dock.animate(motion: .kapow) }
     }
 
@@ -79,7 +77,7 @@ import Testing
     func animationsMoveAndReturn(_ animation: DockAccessory.Animation) async throws {
         let (dock, gimbal, clock) = dock()
         let start = Vector3D(x: 0.05, y: -0.3, z: 0)
-        let move = try await dock.setOrientation(start, duration: .seconds(0.5))
+        let move = try dock.setOrientation(start, duration: .seconds(0.5))
         run(dock, gimbal, clock, seconds: 3) { move.isFinished }
         clock.advance(bySeconds: 1)
         let progress = try await dock.animate(motion: animation)
@@ -99,7 +97,7 @@ import Testing
 
     @Test func velocityCommandCancelsAMoveInProgress() async throws {
         let (dock, gimbal, clock) = dock()
-        let progress = try await dock.setOrientation(Vector3D(x: 0, y: 1, z: 0), duration: .seconds(2))
+        let progress = try dock.setOrientation(Vector3D(x: 0, y: 1, z: 0), duration: .seconds(2))
         run(dock, gimbal, clock, seconds: 0.5)
         try await dock.setAngularVelocity(Vector3D())
         #expect(progress.isCancelled)
@@ -110,7 +108,7 @@ import Testing
     @Test func motionStatesStreamWhileTheHeadMoves() async throws {
         let (dock, gimbal, clock) = dock()
         let states = try dock.motionStates
-        _ = try await dock.setOrientation(Vector3D(x: 0, y: 0.3, z: 0), duration: .seconds(1))
+        _ = try dock.setOrientation(Vector3D(x: 0, y: 0.3, z: 0), duration: .seconds(1))
         run(dock, gimbal, clock, seconds: 1.2)
         var received: [DockAccessory.MotionState] = []
         for await state in states {

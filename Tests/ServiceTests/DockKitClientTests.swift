@@ -53,6 +53,9 @@ import Testing
             // 0.4 rad/s for 0.5 s is 11.5°, each way from wherever the demo had turned the head.
             #expect(right - left > 15 && back - left > 6, "\(sweep.stdout)")
             #expect(sweep.stdout.contains("system tracking on"), "\(sweep.stdout)")
+            // Turned off before the dock was found (Apple's order): the dock found took it, and
+            // the motors then moved (above).
+            #expect(sweep.stdout.contains("with system tracking off"), "\(sweep.stdout)")
 
             let look = try client("example-look-around", [], socket: socket)
             #expect(look.status == 0, "\(look.stderr)")
