@@ -433,6 +433,12 @@ public final class ControlAPI: Sendable {
             "session": about,
         ]
         if let holder { out["client"] = holder.description }
+        out["reportsBattery"] = accessory.motors.backend.capabilities.reportsBattery
+        if let battery = accessory.battery.latest {
+            out["battery"] = [
+                "volts": battery.volts, "cells": battery.cells, "level": battery.level, "low": battery.isLow,
+            ]
+        }
         if let aim = accessory.framingTarget { out["framingTarget"] = ["x": aim.x, "y": aim.y] }
         if let error = accessory.centeringError {
             out["centeringErrorDeg"] = ["yaw": error.yaw * 180 / .pi, "pitch": error.pitch * 180 / .pi]
@@ -469,7 +475,12 @@ public final class ControlAPI: Sendable {
             follow(accessory.trackingBroadcast, ControlJSON.trackingState)
         case "motion": follow(accessory.motionBroadcast, ControlJSON.motionState)
         case "accessory": follow(accessory.events, ControlJSON.event)
-        case "battery": follow(accessory.batteries, ControlJSON.battery)
+        case "battery":
+            // The battery as it is now first, as a DockKit program's stream starts.
+            if let latest = accessory.battery.latestState {
+                stream.push(ControlJSON.serverSentEvent(name, ControlJSON.battery(latest)))
+            }
+            follow(accessory.batteries, ControlJSON.battery)
         case "state":
             // The manager sends the accessories docked now before any change.
             let id = manager.observeStateChanges {

@@ -58,6 +58,13 @@ enum MetricsExposition {
             "The framed subject's offset from the framing target at the last track() call.",
             error.map { [("{axis=\"yaw\"}", $0.yaw * 180 / .pi), ("{axis=\"pitch\"}", $0.pitch * 180 / .pi)] } ?? [])
         lines += motorLines(accessory.motors)
+        if let battery = accessory.battery.latest {
+            metric("battery_volts", "gauge", "The head's battery voltage as it reports it.", [("", battery.volts)])
+            metric(
+                "battery_level", "gauge", "The head's battery charge, 0-1, estimated from its voltage.",
+                [("", battery.level)])
+            metric("battery_low", "gauge", "1 when the head's battery is low.", [("", battery.isLow ? 1 : 0)])
+        }
         metric(
             "system_tracking_enabled", "gauge", "1 while the system tracks subjects.",
             [("", accessory.isSystemTrackingEnabled ? 1 : 0)])

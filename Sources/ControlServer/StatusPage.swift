@@ -102,8 +102,10 @@ enum StatusPage {
         const errors = [];
         function showMotion(status) {
           const p = status.motion.positions;
+          const b = status.battery;
           $("pose").textContent = "head yaw " + degrees(p.yaw) + ", pitch " + degrees(p.pitch)
-            + (status.crop ? ", crop " + Math.round(status.crop.width * 100) + " % of the frame" : "");
+            + (status.crop ? ", crop " + Math.round(status.crop.width * 100) + " % of the frame" : "")
+            + (b ? ", battery " + Math.round(b.level * 100) + " % (" + b.volts.toFixed(2) + " V" + (b.low ? ", low" : "") + ")" : "");
           const e = status.centeringErrorDeg;
           errors.push(e ? Math.min(Math.hypot(e.yaw, e.pitch), 10) : null);
           if (errors.length > 60) errors.shift();

@@ -14,9 +14,11 @@ package final class Broadcast<Element: Sendable>: Sendable {
 
     package init() {}
 
-    /// A stream of the values yielded from now on, keeping the newest `buffer` when not read.
-    package func stream(buffer: Int) -> AsyncStream<Element> {
+    /// A stream of the values yielded from now on (after `first`, when given), keeping the
+    /// newest `buffer` when not read.
+    package func stream(buffer: Int, first: Element? = nil) -> AsyncStream<Element> {
         let (stream, continuation) = AsyncStream<Element>.makeStream(bufferingPolicy: .bufferingNewest(buffer))
+        if let first { continuation.yield(first) }
         let id = UUID()
         let finished = state.withLock { state in
             if !state.finished { state.streams[id] = continuation }

@@ -239,12 +239,17 @@ public final class DockAccessory: Hashable, Sendable {
         }
     }
 
-    /// Battery reports, as the device sends them (none from a device that reports no battery).
+    /// Battery reports, as the device sends them. A dock whose head reports no battery throws
+    /// `notSupportedByDevice`, as Apple's does.
     public var batteryStates: BatteryStates {
         get throws {
             switch backing {
-            case .local(let dock): dock.batteries.stream(buffer: 8)
-            case .remote(let dock): dock.batteryStates()
+            case .local(let dock):
+                guard dock.motors.backend.capabilities.reportsBattery else { throw DockKitError.notSupportedByDevice }
+                return dock.batteries.stream(buffer: 8, first: dock.battery.latestState)
+            case .remote(let dock):
+                guard dock.reportsBattery else { throw DockKitError.notSupportedByDevice }
+                return dock.batteryStates()
             }
         }
     }

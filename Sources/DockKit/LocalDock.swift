@@ -25,6 +25,8 @@ package final class LocalDock: Sendable {
     let tracking = TrackingPublisher()
     package let events = Broadcast<DockAccessory.AccessoryEvent>()
     package let batteries = Broadcast<DockAccessory.BatteryState>()
+    /// The head's battery, when it reports one.
+    package let battery = BatteryWatch()
     private let clock: any MonotonicClock
     /// Observations older than this never drive the motors.
     package let freshness: Freshness
@@ -287,6 +289,10 @@ package final class LocalDock: Sendable {
     package func service(at now: MonotonicInstant) {
         director.service(at: now)
         if director.isActive { motors.pollFeedback(at: now) } else { motors.service(at: now) }
+        if motors.backend.capabilities.reportsBattery, let report = battery.check(motors.backend.batteryVolts, at: now)
+        {
+            batteries.yield(report)
+        }
     }
 
     /// Stops what a client set moving (a held velocity, a move, an animation); the settings stay.

@@ -26,6 +26,8 @@ package final class RemoteDock: Sendable {
     package let identifier: DockAccessory.Identifier
     package let hardwareModel: String?
     package let firmwareVersion: String?
+    /// Whether dockd's head reports a battery (a SimpleBGC's voltage).
+    package let reportsBattery: Bool
     private let state: Protected<Mirror>
     private let session = Protected<DockSession?>(nil)
 
@@ -45,6 +47,7 @@ package final class RemoteDock: Sendable {
         guard let status = reply.object, let limits = ControlJSON.readLimits(status["limits"]) else {
             throw DockServiceError(message: "dockd's status could not be read (\(reply.errorMessage ?? "not JSON"))")
         }
+        reportsBattery = status["reportsBattery"] as? Bool ?? false
         state = Protected(
             Mirror(
                 systemTracking: status["systemTracking"] as? Bool ?? true,

@@ -30,6 +30,8 @@ public struct MotorCapabilities: Sendable, Hashable {
     public var commandLatency: Double
     /// How fast the axes can change speed (rad/s²); nil = not known (the law's own cap applies).
     public var maximumAcceleration: Double?
+    /// Whether the device reports its battery's voltage (`MotorBackend.batteryVolts`).
+    public var reportsBattery = false
 
     public init(
         limits: MotionLimits, hasPositionFeedback: Bool, speedStep: Double? = nil,
@@ -61,9 +63,12 @@ public protocol MotorBackend: AnyObject, Sendable {
     /// Seconds a device with position feedback has left a query unanswered after answering
     /// before; nil while it answers (and for devices without feedback).
     func feedbackSilence(at time: MonotonicInstant) -> Double?
+    /// The battery's voltage as the device last reported it; nil from a device without one.
+    var batteryVolts: Double? { get }
 }
 
 extension MotorBackend {
+    public var batteryVolts: Double? { nil }
     public func pollFeedback(at time: MonotonicInstant) {}
     public func feedbackSilence(at time: MonotonicInstant) -> Double? { nil }
 }

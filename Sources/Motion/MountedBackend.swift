@@ -90,6 +90,8 @@ public final class MountedBackend: MotorBackend {
 
     public func pollFeedback(at time: MonotonicInstant) { device.pollFeedback(at: time) }
 
+    public var batteryVolts: Double? { device.batteryVolts }
+
     public func feedbackSilence(at time: MonotonicInstant) -> Double? { device.feedbackSilence(at: time) }
 
     static func scaled(_ limit: AxisLimit, by scale: Double) -> AxisLimit {

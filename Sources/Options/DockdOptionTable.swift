@@ -189,6 +189,21 @@ extension DockdOption {
             o.configuration.calibrateAtFirstUse = v == "first-use"
         },
         DockdOption(
+            "--battery-cells", "N", .gimbal,
+            help: [
+                "lithium cells in series in the head's battery (SimpleBGC reports",
+                "its voltage); default: guessed from the voltage",
+            ],
+            key: .init(section: "gimbal", name: "battery_cells", kind: .value, summary: "cells in series, 1…12")
+        ) { o, v in o.configuration.batteryGauge.cells = try OptionValue.integer(v, "--battery-cells", in: 1...12) },
+        DockdOption(
+            "--battery-low", "VOLTS", .gimbal,
+            help: ["a cell under this voltage is a low battery (default 3.5)"],
+            key: .init(section: "gimbal", name: "battery_low_volts", kind: .value, summary: "volts per cell")
+        ) { o, v in
+            o.configuration.batteryGauge.lowVoltsPerCell = try OptionValue.number(v, "--battery-low", in: 2.5...4.2)
+        },
+        DockdOption(
             "--state-dir", "DIR", .gimbal,
             help: [
                 "where dockd keeps what it learnt of each head and camera",

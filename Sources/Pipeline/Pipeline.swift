@@ -111,6 +111,7 @@ public final class Pipeline: PipelineSession {
             controlLaw: configuration.controlLaw.make(configuration.framing, pid: configuration.pid))
         try configuration.configureFraming(of: accessory)
         accessory.configurePresets(home: configuration.framing.home, privacy: configuration.privacyPose)
+        accessory.battery.configure(configuration.batteryGauge)
         recorder = try FrameRecorder(configuration: configuration, rig: rig, detectorName: built.stage.name)
         // No lens to zoom: with a virtual camera, zooming falls back to the digital kind there.
         let digitalZoom =

@@ -81,6 +81,8 @@ public struct SessionConfiguration: Sendable {
     /// learnt at first use; and whether dockd learns it at first use (`--calibrate`).
     public var headDescribed = false
     public var calibrateAtFirstUse = false
+    /// How a head's battery voltage becomes a charge (`--battery-cells`, `--battery-low`).
+    public var batteryGauge = BatteryGauge()
     /// Where dockd keeps what it learnt (`--state-dir`); nil = `FirstUseCalibration.defaultDirectory()`.
     public var stateDirectory: String?
     /// Whether the engine drives the camera's optical zoom, and how large the framed face is kept.

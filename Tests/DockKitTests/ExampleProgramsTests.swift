@@ -151,15 +151,6 @@ import Testing
         #expect(await changes.next()?.accessory == second)
     }
 
-    @Test func batteryReportsReachSubscribers() async throws {
-        let accessory = DockAccessory(name: "test", backend: SimulatedGimbal())
-        var batteries = try accessory.batteryStates.makeAsyncIterator()
-        let state = DockAccessory.BatteryState(
-            name: "base", batteryLevel: 0.8, chargeState: .charging, lowBattery: false)
-        accessory.local!.report(state)
-        #expect(await batteries.next() == state)
-    }
-
     @Test func aHeldVelocityLastsAcrossTheDeadmanWhileTheLoopRuns() async throws {
         let clock = ManualClock()
         let gimbal = SimulatedGimbal(model: GimbalModel(latency: 0))

@@ -160,7 +160,12 @@ public final class SimpleBGCPeer: @unchecked Sendable {
     /// The timeout the host configured, and the CMD_CONTROL frames obeyed.
     public var timeoutMilliseconds: UInt16 { lock.withLock { timeout } }
     public var controlFrames: Int { lock.withLock { controls } }
-    let volts = 12.34
+    private var batteryVolts = 12.34
+    /// The battery voltage it reports (a 3S pack: 12.6 V full, 9.9 V empty).
+    public var volts: Double {
+        get { lock.withLock { batteryVolts } }
+        set { lock.withLock { batteryVolts = newValue } }
+    }
 
     public init(version: SimpleBGC.Version = .v2) throws {
         decoder = SimpleBGCDecoder(version: version)
@@ -240,7 +245,7 @@ public final class SimpleBGCPeer: @unchecked Sendable {
                         payload[32 + 2 * i] = UInt8(units & 0xFF)
                         payload[33 + 2 * i] = UInt8(units >> 8)
                     }
-                    let centivolts = UInt16(volts * 100)
+                    let centivolts = UInt16((batteryVolts * 100).rounded())
                     payload[55] = UInt8(centivolts & 0xFF)
                     payload[56] = UInt8(centivolts >> 8)
                     reply = SimpleBGC.Frame(command: frame.command, payload: payload)

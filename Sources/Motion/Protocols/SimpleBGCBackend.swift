@@ -43,10 +43,13 @@ public final class SimpleBGCBackend: MotorBackend {
             }, onEvent: onEvent)
         let yaw = try? AxisLimit(positionRange: -Double.pi..<Double.pi, maximumSpeed: 3)
         let pitch = try? AxisLimit(positionRange: -1.5..<1.5, maximumSpeed: 3)
-        capabilities = MotorCapabilities(
+        var capabilities = MotorCapabilities(
             limits: MotionLimits(yaw: yaw, pitch: pitch, roll: nil), hasPositionFeedback: true,
             speedStep: SimpleBGC.degreesPerSecondPerSpeedUnit * Double.pi / 180,
             commandLatency: SimpleBGC.typicalLatency)
+        // Its realtime data carries the battery's voltage.
+        capabilities.reportsBattery = true
+        self.capabilities = capabilities
         try runner.handshake(
             SimpleBGC.encode(
                 SimpleBGC.Frame(command: SimpleBGC.Command.boardInfo.rawValue, payload: []), version: version),
