@@ -90,7 +90,14 @@ package final class LocalDock: Sendable {
         guard age.isFinite, age >= 0 else { throw .invalidParameter }
         let now = clock.now
         let stamp = FrameStamp(sequence: 0, time: now.advanced(bySeconds: -age))
-        return try submit(observations.map { $0.core(stamp: stamp) }, camera: try camera.core(), at: now)
+        // A camera on its side or upside down: its picture turned upright first.
+        let turns = UprightView.quarterTurns(camera.orientation)
+        let upright = observations.map { observation in
+            var core = observation.core(stamp: stamp)
+            core.rect = UprightView.rect(core.rect, turns: turns)
+            return core
+        }
+        return try submit(upright, camera: UprightView.camera(try camera.core(), turns: turns), at: now)
     }
 
     /// The synchronous heart of `track`, used directly by the pipeline's control thread.
