@@ -34,20 +34,19 @@ enum UprightView {
     /// The camera's size and intrinsics (pixels, top-left origin) as the upright camera's.
     static func camera(_ c: DockCore.CameraInformation, turns: Int) -> DockCore.CameraInformation {
         let (w, h) = (Double(c.referenceDimensions.width), Double(c.referenceDimensions.height))
+        let sideways = PixelSize(width: c.referenceDimensions.height, height: c.referenceDimensions.width)
         let k = c.intrinsics
         switch turns {
         case 1:
             return DockCore.CameraInformation(
-                referenceDimensions: PixelSize(width: c.referenceDimensions.height, height: c.referenceDimensions.width),
-                intrinsics: CameraIntrinsics(fx: k.fy, fy: k.fx, cx: h - k.cy, cy: k.cx))
+                referenceDimensions: sideways, intrinsics: CameraIntrinsics(fx: k.fy, fy: k.fx, cx: h - k.cy, cy: k.cx))
         case 2:
             return DockCore.CameraInformation(
                 referenceDimensions: c.referenceDimensions,
                 intrinsics: CameraIntrinsics(fx: k.fx, fy: k.fy, cx: w - k.cx, cy: h - k.cy))
         case 3:
             return DockCore.CameraInformation(
-                referenceDimensions: PixelSize(width: c.referenceDimensions.height, height: c.referenceDimensions.width),
-                intrinsics: CameraIntrinsics(fx: k.fy, fy: k.fx, cx: k.cy, cy: w - k.cx))
+                referenceDimensions: sideways, intrinsics: CameraIntrinsics(fx: k.fy, fy: k.fx, cx: k.cy, cy: w - k.cx))
         default:
             return c
         }
