@@ -1,11 +1,12 @@
-/// The travel and speed of one axis (radians, rad/s).
+/// The travel and speed of one axis (radians, rad/s). A top speed of 0 holds the axis still
+/// (Apple refuses only negative ones).
 public struct AxisLimit: Hashable, Sendable {
     public let positionRange: Range<Double>
     public let maximumSpeed: Double
 
     public init(positionRange: Range<Double>, maximumSpeed: Double) throws(DockKitError) {
         guard positionRange.lowerBound.isFinite, positionRange.upperBound.isFinite,
-            !positionRange.isEmpty, maximumSpeed.isFinite, maximumSpeed > 0
+            !positionRange.isEmpty, maximumSpeed.isFinite, maximumSpeed >= 0
         else { throw .invalidParameter }
         self.positionRange = positionRange
         self.maximumSpeed = maximumSpeed

@@ -156,8 +156,17 @@ public final class DockAccessory: Hashable, Sendable {
     }
 
     /// Narrows the device's limits for this session; they revert when it ends. An axis the
-    /// device lacks is refused.
+    /// device lacks is refused, so are limits with no axis and limits set while system tracking
+    /// is on.
     public func setLimits(_ limits: Limits) throws {
+        // As Apple's: at least one axis, and only while the program drives the motors.
+        guard limits.yaw != nil || limits.pitch != nil || limits.roll != nil else {
+            throw DockKitError.invalidParameter
+        }
+        switch backing {
+        case .local(let dock): guard !dock.isSystemTrackingEnabled else { throw DockKitError.notSupported }
+        case .remote(let dock): guard !dock.mirror.systemTracking else { throw DockKitError.notSupported }
+        }
         switch backing {
         case .local(let dock): try dock.setLimits(limits)
         case .remote(let dock): try dock.setLimits(limits)

@@ -45,6 +45,14 @@ import Testing
         let seen = try await sampleShapedCode(accessory)
         #expect(seen == ["notChargeable humanFace docked trackingStand", "30.0", "epoch"])
         #expect(abs(accessory.limits.yaw!.positionRange.upperBound - 1) < 1e-12)
+        // What Apple's types print.
+        #expect(
+            accessory.debugDescription == "DockAccessory(test, trackingStand, unknown model, firmware unknown)",
+            "\(accessory.debugDescription)")
+        #expect(accessory.identifier.category.debugDescription == "trackingStand")
+        let state = DockAccessory.TrackingState(
+            time: Date(), trackedSubjects: [.object(.init(identifier: UUID(), rect: .zero, saliencyRank: 1))])
+        #expect(state.description.hasPrefix("TrackingState(1 subjects: object "), "\(state)")
     }
 
     @Test func trackIsRefusedWhileSystemTrackingIsOn() async throws {

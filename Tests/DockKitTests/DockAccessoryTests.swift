@@ -122,11 +122,20 @@ import Testing
 
     @Test func limitsForAMissingAxisAreRefused() throws {
         let (dock, _, _) = accessory()
+        let yaw = try AxisLimit(positionRange: -0.5..<0.5, maximumSpeed: 0.3)
+        // As Apple's: not while system tracking is on, and not with no axis at all.
+        #expect(throws: DockKitError.notSupported) { try dock.setLimits(MotionLimits(yaw: yaw, pitch: nil, roll: nil)) }
+        dock.local!.setSystemTrackingEnabled(false)
+        #expect(throws: DockKitError.invalidParameter) {
+            try dock.setLimits(MotionLimits(yaw: nil, pitch: nil, roll: nil))
+        }
+        // A top speed of 0 holds the axis; only a negative one is refused.
+        #expect(try AxisLimit(positionRange: -0.1..<0.1, maximumSpeed: 0).maximumSpeed == 0)
+        #expect(throws: DockKitError.invalidParameter) { try AxisLimit(positionRange: -0.1..<0.1, maximumSpeed: -1) }
         let roll = try AxisLimit(positionRange: -0.1..<0.1, maximumSpeed: 1)
         #expect(throws: DockKitError.notSupportedByDevice) {
             try dock.setLimits(MotionLimits(yaw: nil, pitch: nil, roll: roll))
         }
-        let yaw = try AxisLimit(positionRange: -0.5..<0.5, maximumSpeed: 0.3)
         try dock.setLimits(MotionLimits(yaw: yaw, pitch: dock.limits.pitch, roll: nil))
         #expect(dock.limits.yaw == yaw)
     }
