@@ -5,7 +5,12 @@ import Glibc
 /// Why a control request got no answer; the message says what to do.
 public struct ControlClientError: Error, Sendable, CustomStringConvertible {
     public let message: String
-    public init(_ message: String) { self.message = message }
+    /// The HTTP status the service refused with; nil when it could not be reached or went away.
+    public let refusalStatus: Int?
+    public init(_ message: String, refusalStatus: Int? = nil) {
+        self.message = message
+        self.refusalStatus = refusalStatus
+    }
     public var description: String { message }
 }
 
@@ -145,7 +150,8 @@ public struct ControlConnection: Sendable {
         guard status == 101 else {
             fd.close()
             throw ControlClientError(
-                ControlReply(status: status, body: after).errorMessage ?? "refused with status \(status)")
+                ControlReply(status: status, body: after).errorMessage ?? "refused with status \(status)",
+                refusalStatus: status)
         }
         return (fd, after)
     }

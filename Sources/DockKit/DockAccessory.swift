@@ -90,7 +90,7 @@ public final class DockAccessory: Hashable, Sendable {
         get throws {
             switch backing {
             case .local(let dock): dock.trackingStates
-            case .remote(let dock): dock.trackingStates()
+            case .remote(let dock): try Self.connected(dock).trackingStates()
             }
         }
     }
@@ -165,7 +165,8 @@ public final class DockAccessory: Hashable, Sendable {
         }
         switch backing {
         case .local(let dock): guard !dock.isSystemTrackingEnabled else { throw DockKitError.notSupported }
-        case .remote(let dock): guard !dock.mirror.systemTracking else { throw DockKitError.notSupported }
+        case .remote(let dock):
+            guard !(try Self.connected(dock).mirror.systemTracking) else { throw DockKitError.notSupported }
         }
         switch backing {
         case .local(let dock): try dock.setLimits(limits)
@@ -206,6 +207,12 @@ public final class DockAccessory: Hashable, Sendable {
         try setOrientation(target.eulerAngles, duration: duration, relative: relative)
     }
 
+    /// A dock dockd serves, while it does: one that went away throws `notConnected`.
+    static func connected(_ dock: RemoteDock) throws(DockKitError) -> RemoteDock {
+        guard !dock.isClosed else { throw .notConnected }
+        return dock
+    }
+
     static func seconds(_ duration: Duration) -> Double {
         Double(duration.components.seconds) + Double(duration.components.attoseconds) / 1e18
     }
@@ -231,7 +238,7 @@ public final class DockAccessory: Hashable, Sendable {
         get throws {
             switch backing {
             case .local(let dock): dock.motionStates
-            case .remote(let dock): dock.motionStates()
+            case .remote(let dock): try Self.connected(dock).motionStates()
             }
         }
     }
@@ -243,7 +250,7 @@ public final class DockAccessory: Hashable, Sendable {
         get throws {
             switch backing {
             case .local(let dock): dock.events.stream(buffer: 32)
-            case .remote(let dock): dock.accessoryEvents()
+            case .remote(let dock): try Self.connected(dock).accessoryEvents()
             }
         }
     }
@@ -257,7 +264,7 @@ public final class DockAccessory: Hashable, Sendable {
                 guard dock.motors.backend.capabilities.reportsBattery else { throw DockKitError.notSupportedByDevice }
                 return dock.batteries.stream(buffer: 8, first: dock.battery.latestState)
             case .remote(let dock):
-                guard dock.reportsBattery else { throw DockKitError.notSupportedByDevice }
+                guard try Self.connected(dock).reportsBattery else { throw DockKitError.notSupportedByDevice }
                 return dock.batteryStates()
             }
         }

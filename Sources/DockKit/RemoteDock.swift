@@ -59,7 +59,21 @@ package final class RemoteDock: Sendable {
     package var mirror: Mirror { state.withLock { $0 } }
 
     /// Ends the session, if one is open: dockd puts back what this program changed.
-    package func close() { session.withLock { $0 }?.close() }
+    package func close() {
+        closed.withLock { $0 = true }
+        session.withLock { $0 }?.close()
+    }
+
+    /// Whether this dock went away (dockd stopped, or its head fell silent): every call and
+    /// stream then throws `notConnected`, as Apple's do for an undocked accessory.
+    package var isClosed: Bool { closed.withLock { $0 } }
+    private let closed = Protected(false)
+
+    /// A failure to reach dockd is DockKit's `notConnected`; a refusal it gives that DockKit
+    /// names nothing for stays dockd's message.
+    static func failure(_ error: ControlClientError) -> any Error {
+        error.refusalStatus == nil ? DockKitError.notConnected : DockServiceError(message: error.message)
+    }
 
     // MARK: Requests
 
@@ -93,6 +107,7 @@ package final class RemoteDock: Sendable {
     /// A motion started from synchronous code: refused at once while system tracking is on (as
     /// last reported), else sent without waiting; a later refusal cancels the progress.
     package func startMotionNow(_ op: String, _ fields: [String: Any]) throws -> Progress {
+        guard !isClosed else { throw DockKitError.notConnected }
         guard !mirror.systemTracking else { throw DockKitError.notSupported }
         let progress = Progress(totalUnitCount: 1)
         try openSession().request(
@@ -168,7 +183,7 @@ package final class RemoteDock: Sendable {
                         continuation.resume(returning: line)
                     }
                 case .failure(let error):
-                    continuation.resume(throwing: DockServiceError(message: error.message))
+                    continuation.resume(throwing: Self.failure(error))
                 }
             }
         }
@@ -180,18 +195,19 @@ package final class RemoteDock: Sendable {
         if let current = session.withLock({ $0 }), current.closedBecause == nil { return current }
         return try await withCheckedThrowingContinuation { continuation in
             Thread { [self] in
-                continuation.resume(with: Result { () throws(DockServiceError) in try openSession() })
+                continuation.resume(with: Result { try openSession() })
             }.start()
         }
     }
 
     /// The open session, opened now if need be (blocking: for DockKit's synchronous calls).
-    private func openSession() throws(DockServiceError) -> DockSession {
-        try session.withLock { open throws(DockServiceError) -> DockSession in
+    private func openSession() throws -> DockSession {
+        guard !isClosed else { throw DockKitError.notConnected }
+        return try session.withLock { open throws -> DockSession in
             if let current = open, current.closedBecause == nil { return current }
             let opened: DockSession
-            do { opened = try DockSession(connection: connection) } catch {
-                throw DockServiceError(message: String(describing: error))
+            do { opened = try DockSession(connection: connection) } catch let error as ControlClientError {
+                throw Self.failure(error)
             }
             open = opened
             return opened
