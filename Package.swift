@@ -12,6 +12,7 @@ let package = Package(
     name: "OpenDock",
     products: [
         .library(name: "DockKit", targets: ["DockKit"]),
+        .library(name: "Spatial", targets: ["Spatial"]),
         .executable(name: "dockd", targets: ["dockd"]),
         .executable(name: "dockctl", targets: ["dockctl"]),
         .executable(name: "dockctl-tools", targets: ["dockctl-tools"]),
@@ -40,7 +41,9 @@ let package = Package(
         ),
 
         // Pure core and stages
-        .target(name: "DockCore", dependencies: ["CNettle"]),
+        // Angles and rotations, named as Apple's Spatial names them.
+        .target(name: "Spatial"),
+        .target(name: "DockCore", dependencies: ["CNettle", "Spatial"]),
         .target(name: "Imaging", dependencies: ["DockCore", "CVision", "CTurboJPEG"]),
         .target(name: "Capture", dependencies: ["DockCore", "Imaging", "CJPEG", "CVision", "CTurboJPEG", "CV4L2"]),
         .target(name: "Perception", dependencies: ["DockCore", "Imaging", "CVision"]),
@@ -49,7 +52,8 @@ let package = Package(
         .target(name: "Motion", dependencies: ["DockCore", "CSerial"]),
         .target(name: "Control", dependencies: ["DockCore", "Motion"]),
         .target(name: "Simulation", dependencies: ["Audio", "DockCore", "Imaging"]),
-        .target(name: "DockKit", dependencies: ["Control", "ControlClient", "DockCore", "Motion", "Tracking"]),
+        .target(
+            name: "DockKit", dependencies: ["Control", "ControlClient", "DockCore", "Motion", "Spatial", "Tracking"]),
         .target(name: "Bench", dependencies: ["DockCore", "Tracking"]),
         .target(name: "CameraOutputs", dependencies: ["Capture", "CV4L2", "DockCore", "Imaging"]),
         .target(name: "MotorDevices", dependencies: ["Capture", "DockCore", "Motion"]),
@@ -120,7 +124,8 @@ let package = Package(
 
         // DockKit programs as a client writes them (README, "DockKit examples"); the tests run them.
         .executableTarget(name: "example-sweep", dependencies: ["DockKit"], path: "Examples/Sweep"),
-        .executableTarget(name: "example-look-around", dependencies: ["DockKit"], path: "Examples/LookAround"),
+        .executableTarget(
+            name: "example-look-around", dependencies: ["DockKit", "Spatial"], path: "Examples/LookAround"),
         .executableTarget(name: "example-button-panorama", dependencies: ["DockKit"], path: "Examples/ButtonPanorama"),
         .executableTarget(name: "example-custom-tracking", dependencies: ["DockKit"], path: "Examples/CustomTracking"),
         // A program with vision of its own: dockd's frames, OpenCV's YuNet, custom tracking.
@@ -164,7 +169,8 @@ let package = Package(
         .testTarget(
             name: "SimulationTests",
             dependencies: ["Audio", "DockCore", "Imaging", "Perception", "Simulation", "TestSupport"]),
-        .testTarget(name: "DockKitTests", dependencies: ["DockCore", "DockKit", "Motion", "TestSupport", "Tracking"]),
+        .testTarget(
+            name: "DockKitTests", dependencies: ["DockCore", "DockKit", "Motion", "Spatial", "TestSupport", "Tracking"]),
         .testTarget(name: "LayoutTests", dependencies: ["TestSupport"]),
         .testTarget(name: "BenchTests", dependencies: ["Bench", "DockCore", "TestSupport", "Tracking"]),
         .testTarget(

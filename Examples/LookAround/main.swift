@@ -1,7 +1,10 @@
-// Look-around: a sequence of orientations, each awaited through the Progress it returns.
+// Look-around: a sequence of orientations, each awaited through the Progress it returns. Written
+// as the seeds' recipe writes it: Spatial's angles, the synchronous setOrientation inside an
+// async function.
 //   OPENDOCK_GIMBAL=sim example-look-around
 import DockKit
 import Foundation
+import Spatial
 
 print("waiting for a dock…")
 var docked: DockAccessory?
@@ -29,7 +32,11 @@ func lookAround(_ accessory: DockAccessory, at targets: [Vector3D]) async throws
 }
 
 try await DockAccessoryManager.shared.setSystemTrackingEnabled(false)
+// The head's angles from Spatial's rotations: yaw, then pitch, then roll (`.yxz`).
+func angles(yaw: Double, pitch: Double) -> Vector3D {
+    Rotation3D(eulerAngles: EulerAngles(x: .radians(pitch), y: .radians(yaw), z: .radians(0), order: .yxz)).eulerAngles
+}
 try await lookAround(
     accessory,
-    at: [Vector3D(x: 0, y: 0.5, z: 0), Vector3D(x: 0.15, y: -0.5, z: 0), Vector3D(x: -0.1, y: 0, z: 0), Vector3D()])
+    at: [angles(yaw: 0.5, pitch: 0), angles(yaw: -0.5, pitch: 0.15), angles(yaw: 0, pitch: -0.1), Vector3D()])
 try await DockAccessoryManager.shared.setSystemTrackingEnabled(true)

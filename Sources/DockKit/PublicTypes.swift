@@ -1,8 +1,10 @@
 import DockCore
+// Vector3D, Rotation3D, Angle2D, RotationAxis3D and EulerAngles: `import DockKit` brings them,
+// and so does `import Spatial`, as in Apple's programs (the same module, so never ambiguous).
+@_exported import Spatial
 
 // The value types a DockKit client names, defined in the core and offered here, so that
 // `import DockKit` is all a client needs.
-public typealias Vector3D = DockCore.Vector3D
 public typealias CameraIntrinsics = DockCore.CameraIntrinsics
 public typealias DockKitError = DockCore.DockKitError
 /// A captured image with its sequence number and capture time (DockKit's CMSampleBuffer).

@@ -1,6 +1,7 @@
 import DockCore
 import Foundation
 import Motion
+import Spatial
 import TestSupport
 import Testing
 
@@ -97,5 +98,20 @@ import Testing
         #expect(DockKitError.frameRateTooHigh.description.contains("orientation and animations: 2"))
         #expect(DockKitError.frameRateTooLow.debugDescription.hasPrefix("DockKitError.frameRateTooLow"))
         for error in DockKitError.allCases { #expect(DockKitError(name: error.name) == error) }
+    }
+
+    /// Spatial's names, through `import Spatial` beside `import DockKit` (never ambiguous): the
+    /// head's own angles are the `.yxz` order, and the other orders compose the same turns.
+    @Test func spatialsEulerAnglesMatchTheHeadsAngles() {
+        let head = Vector3D(x: 0.2, y: 0.7, z: -0.1)
+        let byOrder = Rotation3D(
+            eulerAngles: EulerAngles(x: .radians(0.2), y: .radians(0.7), z: .radians(-0.1), order: .yxz))
+        let byHead = Rotation3D(eulerAngles: head)
+        #expect(abs(byOrder.w - byHead.w) + abs(byOrder.x - byHead.x) + abs(byOrder.y - byHead.y) < 1e-12)
+        #expect((byOrder.eulerAngles - head).length < 1e-12)
+        // Two turns about the same axis add up, whatever order the third comes in.
+        let yawOnly = Rotation3D(eulerAngles: EulerAngles(x: .degrees(0), y: .degrees(30), z: .degrees(0), order: .zxy))
+        #expect(abs(yawOnly.eulerAngles.y - 30 * Double.pi / 180) < 1e-12)
+        #expect(Rotation3D(angle: .degrees(90), axis: .y) * Rotation3D(angle: .degrees(-90), axis: .y) == .identity)
     }
 }

@@ -12,7 +12,7 @@ import Testing
             "C shims",
             ["CNettle", "CVision", "CVisionMedia", "CTurboJPEG", "CV4L2", "CSerial", "CJPEG", "CALSA", "CMicroHTTPD"]
         ),
-        ("core", ["DockCore"]),
+        ("core", ["Spatial", "DockCore"]),
         (
             "devices and algorithms",
             [

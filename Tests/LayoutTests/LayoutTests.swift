@@ -67,7 +67,7 @@ import Testing
                 for line in try String(contentsOfFile: file, encoding: .utf8).split(separator: "\n") {
                     let words = line.split(separator: " ")
                     if let i = words.firstIndex(of: "import"),
-                        i == words.startIndex || words[words.startIndex] == "@testable"
+                        i == words.startIndex || ["@testable", "@_exported"].contains(words[words.startIndex])
                     {
                         // A module's name is its target's with "-" spelled "_".
                         if i + 1 < words.endIndex {

@@ -1,4 +1,3 @@
-import DockCore
 import Foundation
 
 /// An orientation as a unit quaternion (w, x, y, z), where the Spatial framework is missing.
