@@ -57,13 +57,13 @@ struct PreviewRenderer: Sendable {
 extension PreviewRenderer {
     /// The newest frame as the camera gave it (no drawing), as JPEG, with how old it is now
     /// (seconds on the accessory's clock); nil before the first frame.
-    func cleanJPEG() -> (bytes: [UInt8], sequence: Int, stamp: FrameStamp, age: Double)? {
+    func cleanJPEG() -> (bytes: [UInt8], sequence: Int, stamp: FrameStamp, age: Double, size: PixelSize)? {
         guard let (snapshot, sequence) = monitor.latestSnapshot() else { return nil }
         let frame = snapshot.frame
         let shown = frame.picture(at: Frame.viewingSize(of: frame.size))
         let image = (try? shown.converted(to: .bgr)) ?? shown
         guard let bytes = try? image.jpegData(quality: quality) else { return nil }
-        return (bytes, sequence, frame.stamp, max(0, accessory.now.seconds(since: frame.stamp.time)))
+        return (bytes, sequence, frame.stamp, max(0, accessory.now.seconds(since: frame.stamp.time)), image.size)
     }
 
     /// What the virtual camera shows of the newest frame (the crop digital framing follows, or
@@ -115,6 +115,7 @@ final class PreviewStream: HTTPBodyStream, @unchecked Sendable {
                     [
                         "X-Frame-Sequence: \(frame.stamp.sequence)",
                         "X-Frame-Age: \(String(format: "%.6f", frame.age))",
+                        "X-Frame-Size: \(frame.size.width)x\(frame.size.height)",
                     ]
                 )
             }

@@ -7,9 +7,21 @@ extension DockAccessory {
     /// captures with AVFoundation; here dockd holds the camera and passes its frames on).
     /// `stamp` is on this process's monotonic clock: the capture time as dockd reported it,
     /// so `track(_:cameraInformation:image:)` dates observations made on it rightly.
+    /// A frame of dockd's camera: its JPEG, when it was captured (on this process's monotonic
+    /// clock) and its size. `track(_:cameraInformation:image:)` takes it as it is, so a program
+    /// that runs its own detector on the JPEG needs nothing but `import DockKit`.
     public struct CameraFrame: Sendable {
         public var jpeg: [UInt8]
         public var stamp: FrameStamp
+        public var width: Int
+        public var height: Int
+
+        public init(jpeg: [UInt8], stamp: FrameStamp, width: Int, height: Int) {
+            self.jpeg = jpeg
+            self.stamp = stamp
+            self.width = width
+            self.height = height
+        }
     }
 
     public typealias CameraFrames = AsyncStream<CameraFrame>
@@ -42,7 +54,10 @@ extension RemoteDock {
                     let age = part.headers["x-frame-age"].flatMap(Double.init) ?? 0
                     let sequence = part.headers["x-frame-sequence"].flatMap { UInt64($0) } ?? 0
                     let stamp = FrameStamp(sequence: sequence, time: clock.now.advanced(bySeconds: -age))
-                    continuation.yield(DockAccessory.CameraFrame(jpeg: part.body, stamp: stamp))
+                    let size = part.headers["x-frame-size"].flatMap(PixelSize.init(parsing:))
+                    continuation.yield(
+                        DockAccessory.CameraFrame(
+                            jpeg: part.body, stamp: stamp, width: size?.width ?? 0, height: size?.height ?? 0))
                 }
                 return parser.broken == nil && !ended.withLock { $0 }
             }
@@ -51,5 +66,18 @@ extension RemoteDock {
         thread.name = "opendock.frames"
         thread.start()
         return stream
+    }
+}
+
+extension DockAccessory {
+    /// `track` with one of dockd's camera frames as the image: its size and capture time date
+    /// the observations as a `Frame` would.
+    public func track(_ observations: [Observation], cameraInformation: CameraInformation, image: CameraFrame)
+        async throws
+    {
+        guard image.width > 0, image.height > 0 else { throw DockKitError.invalidParameter }
+        try await track(
+            observations, cameraInformation, size: PixelSize(width: image.width, height: image.height),
+            captured: image.stamp.time)
     }
 }

@@ -68,17 +68,25 @@ public final class DockAccessory: Hashable, Sendable {
     /// OpenDock's `Frame`): its size stands in for `referenceDimensions` when those are not
     /// given, and its capture time dates the observations, so stale ones never move the motors.
     public func track(_ observations: [Observation], cameraInformation: CameraInformation, image: Frame) async throws {
+        try await track(observations, cameraInformation, size: image.size, captured: image.stamp.time)
+    }
+
+    /// `track` dated by the capture time of an image of `size`.
+    func track(
+        _ observations: [Observation], _ cameraInformation: CameraInformation, size: PixelSize,
+        captured: MonotonicInstant
+    ) async throws {
         var information = cameraInformation
         if information.referenceDimensions == nil {
-            information.referenceDimensions = CGSize(width: image.width, height: image.height)
+            information.referenceDimensions = CGSize(width: size.width, height: size.height)
         }
         switch backing {
         case .local(let dock):
-            let age = max(0, dock.now.seconds(since: image.stamp.time))
+            let age = max(0, dock.now.seconds(since: captured))
             try dock.clientTrack(observations, camera: information, age: age)
         case .remote(let dock):
             // Frames carry CLOCK_MONOTONIC stamps, the clock this process and dockd share.
-            let age = max(0, SystemMonotonicClock().now.seconds(since: image.stamp.time))
+            let age = max(0, SystemMonotonicClock().now.seconds(since: captured))
             try await dock.track(observations, camera: information, age: age)
         }
     }

@@ -9,6 +9,10 @@ public typealias CameraIntrinsics = DockCore.CameraIntrinsics
 public typealias DockKitError = DockCore.DockKitError
 /// A captured image with its sequence number and capture time (DockKit's CMSampleBuffer).
 public typealias Frame = DockCore.Frame
+/// A frame's sequence number and capture time; its pixel layout.
+public typealias FrameStamp = DockCore.FrameStamp
+public typealias PixelFormat = DockCore.PixelFormat
+public typealias MonotonicInstant = DockCore.MonotonicInstant
 
 extension DockAccessory {
     /// One axis's travel (radians) and top speed (rad/s).

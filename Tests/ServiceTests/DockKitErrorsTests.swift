@@ -28,3 +28,42 @@ import Testing
         #expect(throws: DockKitError.notConnected) { try accessory.setLimits(.init(yaw: yaw, pitch: nil, roll: nil)) }
     }
 }
+
+/// The frame variant of `track` from `import DockKit` alone: dockd's camera frames carry their
+/// size and capture time, and go straight back as the image the observations were seen in.
+@Suite(.serialized, .tags(.realTime), .notInFastRuns) struct DockKitCameraFrameTests {
+    @Test func aProgramTracksOnDockdsFramesWithDockKitAlone() async throws {
+        let demo = try ServedDemo()
+        defer { demo.shutDown() }
+        let status = try #require(try demo.get("/v1/status").object)
+        let dock = try RemoteDock(connection: demo.client, identity: status["accessory"])
+        let accessory = DockAccessory(remote: dock)
+        var frames = try accessory.cameraFrames(maximumRate: 15).makeAsyncIterator()
+        let frame = try #require(await frames.next())
+        #expect(frame.width > 0 && frame.height > 0 && frame.jpeg.starts(with: [0xFF, 0xD8]), "\(frame.width)")
+        try await dock.send("systemTracking", ["enabled": false])
+        let info = DockAccessory.CameraInformation(
+            captureDevice: nil, cameraPosition: .unspecified, orientation: .corrected, cameraIntrinsics: nil,
+            referenceDimensions: nil)
+        let face = DockAccessory.Observation(
+            identifier: 1, type: .humanFace, rect: CGRect(x: 0.8, y: 0.45, width: 0.1, height: 0.1))
+        let local = demo.session.accessory
+        let (calls, stale) = (local.trackCallCount, local.staleObservationCount)
+        var turnedRight = false
+        var tracked = 0
+        // A program's loop: each new frame's observations, dated by that frame's capture.
+        var next: DockAccessory.CameraFrame? = frame
+        while let image = next, tracked < 12 {
+            try await accessory.track([face], cameraInformation: info, image: image)
+            tracked += 1
+            turnedRight = turnedRight || local.motors.lastCommand.y > 0
+            next = await frames.next()
+        }
+        #expect(local.trackCallCount == calls + tracked)
+        // A frame older than 0.1 s by the time it is tracked is counted stale and moves nothing;
+        // the fresh ones turn the head toward the face on the right.
+        let staleNow = local.staleObservationCount - stale
+        #expect(turnedRight || staleNow == tracked, "\(staleNow) of \(tracked) stale")
+        dock.close()
+    }
+}
