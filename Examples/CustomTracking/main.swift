@@ -40,7 +40,9 @@ let start = await pose.yaw
 try await DockAccessoryManager.shared.setSystemTrackingEnabled(false)
 let camera = DockAccessory.CameraInformation(
     captureDevice: "simulated", cameraPosition: .unspecified, orientation: .corrected,
-    cameraIntrinsics: CameraIntrinsics(fx: focal, fy: focal, cx: width / 2, cy: height / 2),
+    // K as Apple passes it: column-major, cx and cy in the third column.
+    cameraIntrinsics: matrix_float3x3(
+        columns: (SIMD3(Float(focal), 0, 0), SIMD3(0, Float(focal), 0), SIMD3(Float(width / 2), Float(height / 2), 1))),
     referenceDimensions: CGSize(width: width, height: height))
 let calls = Int(seconds * rate)
 var refused: [String: Int] = [:]

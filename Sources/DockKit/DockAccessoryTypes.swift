@@ -34,18 +34,34 @@ extension DockAccessory {
 
     public enum CameraPosition: Hashable, Sendable { case front, back, unspecified }
 
-    /// The camera the observations came from. On Linux the capture device is a V4L2 path or a
-    /// file; intrinsics are fx, fy, cx, cy in pixels of `referenceDimensions`.
+    /// What kind of camera made the picture, with Apple's names for the usual ones
+    /// (`.builtInWideAngleCamera`, …) where AVFoundation's `AVCaptureDevice.DeviceType` is
+    /// missing; on Linux usually a V4L2 path (`"/dev/video0"`, a string literal).
+    public struct CaptureDeviceType: RawRepresentable, Hashable, Sendable, ExpressibleByStringLiteral {
+        public var rawValue: String
+        public init(rawValue: String) { self.rawValue = rawValue }
+        public init(stringLiteral value: String) { rawValue = value }
+
+        public static let builtInWideAngleCamera = CaptureDeviceType(rawValue: "builtInWideAngleCamera")
+        public static let builtInUltraWideCamera = CaptureDeviceType(rawValue: "builtInUltraWideCamera")
+        public static let builtInTelephotoCamera = CaptureDeviceType(rawValue: "builtInTelephotoCamera")
+        public static let builtInDualCamera = CaptureDeviceType(rawValue: "builtInDualCamera")
+        public static let continuityCamera = CaptureDeviceType(rawValue: "continuityCamera")
+        public static let external = CaptureDeviceType(rawValue: "external")
+    }
+
+    /// The camera the observations came from, in Apple's shape: the intrinsic matrix K in
+    /// pixels of `referenceDimensions`, column-major (`columns.2.x` is cx).
     public struct CameraInformation: Sendable {
-        public var captureDevice: String?
+        public var captureDevice: CaptureDeviceType?
         public var cameraPosition: CameraPosition
         public var orientation: CameraOrientation
-        public var cameraIntrinsics: CameraIntrinsics?
+        public var cameraIntrinsics: matrix_float3x3?
         public var referenceDimensions: CGSize?
 
         public init(
-            captureDevice: String?, cameraPosition: CameraPosition, orientation: CameraOrientation,
-            cameraIntrinsics: CameraIntrinsics?, referenceDimensions: CGSize?
+            captureDevice: CaptureDeviceType?, cameraPosition: CameraPosition, orientation: CameraOrientation,
+            cameraIntrinsics: matrix_float3x3?, referenceDimensions: CGSize?
         ) {
             self.captureDevice = captureDevice
             self.cameraPosition = cameraPosition
@@ -98,12 +114,14 @@ extension DockAccessory.CameraInformation {
                 throw .invalidParameter
             }
             size = PixelSize(width: Int(dims.width), height: Int(dims.height))
-        } else if let k = cameraIntrinsics {
+        } else if let k = cameraIntrinsics.map(CameraIntrinsics.init(cameraMatrix:)) {
             size = PixelSize(width: max(1, Int(2 * k.cx)), height: max(1, Int(2 * k.cy)))
         } else {
             size = PixelSize(width: 1920, height: 1080)
         }
-        let intrinsics = cameraIntrinsics ?? CameraIntrinsics(horizontalFieldOfView: 70 * .pi / 180, size: size)
+        let intrinsics =
+            cameraIntrinsics.map(CameraIntrinsics.init(cameraMatrix:))
+            ?? CameraIntrinsics(horizontalFieldOfView: 70 * .pi / 180, size: size)
         guard intrinsics.fx > 0, intrinsics.fy > 0 else { throw .invalidParameter }
         return DockCore.CameraInformation(referenceDimensions: size, intrinsics: intrinsics, orientation: orientation)
     }

@@ -23,7 +23,7 @@ package enum TrackMessage {
             cameraFields["width"] = Double(size.width)
             cameraFields["height"] = Double(size.height)
         }
-        if let k = camera.cameraIntrinsics {
+        if let k = camera.cameraIntrinsics.map(CameraIntrinsics.init(cameraMatrix:)) {
             cameraFields["intrinsics"] = [k.fx, k.fy, k.cx, k.cy]
         }
         return [
@@ -84,7 +84,8 @@ package enum TrackMessage {
         }
         try fields.finish(help: "docs/dockkit.md, \"The session\"")
         return DockAccessory.CameraInformation(
-            captureDevice: nil, cameraPosition: .unspecified, orientation: orientation, cameraIntrinsics: intrinsics,
+            captureDevice: nil, cameraPosition: .unspecified, orientation: orientation,
+            cameraIntrinsics: intrinsics?.cameraMatrix,
             referenceDimensions: width.flatMap { w in height.map { CGSize(width: w, height: $0) } })
     }
 }

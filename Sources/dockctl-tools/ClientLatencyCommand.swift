@@ -119,7 +119,7 @@ struct ClientLatencyCommand {
         try await manager.setSystemTrackingEnabled(false)
         let camera = DockAccessory.CameraInformation(
             captureDevice: nil, cameraPosition: .unspecified, orientation: .corrected,
-            cameraIntrinsics: CameraIntrinsics(fx: 900, fy: 900, cx: 640, cy: 360),
+            cameraIntrinsics: CameraIntrinsics(fx: 900, fy: 900, cx: 640, cy: 360).cameraMatrix,
             referenceDimensions: CGSize(width: 1280, height: 720))
         let face = DockAccessory.Observation(
             identifier: 1, type: .humanFace, rect: CGRect(x: 0.55, y: 0.45, width: 0.08, height: 0.15))

@@ -114,4 +114,22 @@ import Testing
         #expect(abs(yawOnly.eulerAngles.y - 30 * Double.pi / 180) < 1e-12)
         #expect(Rotation3D(angle: .degrees(90), axis: .y) * Rotation3D(angle: .degrees(-90), axis: .y) == .identity)
     }
+
+    /// `CameraInformation` in Apple's shape: a device type by Apple's name, the intrinsic matrix
+    /// K column-major (`columns.2.x` is cx), read back as the controller's focal lengths.
+    @Test func cameraInformationTakesApplesMatrix() throws {
+        let k = matrix_float3x3(columns: (SIMD3(910, 0, 0), SIMD3(0, 905, 0), SIMD3(640, 360, 1)))
+        #expect(k[2, 0] == 640 && k[2, 1] == 360 && k[0, 0] == 910)
+        let info = DockAccessory.CameraInformation(
+            captureDevice: .builtInWideAngleCamera, cameraPosition: .front, orientation: .corrected,
+            cameraIntrinsics: k, referenceDimensions: nil)
+        let core = try info.core()
+        #expect(core.intrinsics == CameraIntrinsics(fx: 910, fy: 905, cx: 640, cy: 360))
+        #expect(core.referenceDimensions == PixelSize(width: 1280, height: 720))
+        #expect(core.intrinsics.cameraMatrix == k)
+        let linux = DockAccessory.CameraInformation(
+            captureDevice: "/dev/video0", cameraPosition: .unspecified, orientation: .corrected, cameraIntrinsics: nil,
+            referenceDimensions: CGSize(width: 640, height: 480))
+        #expect(linux.captureDevice?.rawValue == "/dev/video0")
+    }
 }

@@ -36,7 +36,7 @@ import Testing
         accessory.local!.setSystemTrackingEnabled(false)
         let info = DockAccessory.CameraInformation(
             captureDevice: nil, cameraPosition: .unspecified, orientation: orientation,
-            cameraIntrinsics: CameraIntrinsics(fx: 900, fy: 900, cx: 640, cy: 360),
+            cameraIntrinsics: CameraIntrinsics(fx: 900, fy: 900, cx: 640, cy: 360).cameraMatrix,
             referenceDimensions: CGSize(width: 1280, height: 720))
         let face = DockAccessory.Observation(identifier: 1, type: .humanFace, rect: rect)
         try await accessory.track([face], cameraInformation: info)

@@ -71,7 +71,8 @@ import Testing
             identifier: 1, type: .humanFace, rect: CGRect(x: 0.8, y: 0.45, width: 0.1, height: 0.1))
         let info = DockAccessory.CameraInformation(
             captureDevice: nil, cameraPosition: .unspecified, orientation: .corrected,
-            cameraIntrinsics: CameraIntrinsics(fx: 900, fy: 900, cx: 640, cy: 360), referenceDimensions: nil)
+            cameraIntrinsics: CameraIntrinsics(fx: 900, fy: 900, cx: 640, cy: 360).cameraMatrix,
+            referenceDimensions: nil)
         // A frame captured 0.5 s ago: its observations are stale and never move the motors.
         clock.advance(bySeconds: 1)
         let old = Frame(
