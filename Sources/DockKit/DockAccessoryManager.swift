@@ -15,7 +15,8 @@ extension DockAccessory {
         public typealias State = DockAccessory.State
         public var state: State
         public var accessory: DockAccessory?
-        /// Whether the dock has a tracking button that switches system tracking.
+        /// Whether the dock's tracking button has system tracking on: false for a dock without
+        /// one; a press of it is a new state change (still `.docked`) with the new value.
         public var trackingButtonEnabled: Bool
     }
 
@@ -32,7 +33,9 @@ public final class DockAccessoryManager: Sendable {
         /// it is found (Apple's programs turn tracking off before they look for a dock).
         var asked: Bool?
         var accessories: [DockAccessory] = []
+        /// Docks in this process that have a tracking button; what dockd's docks say of theirs.
         var trackingButtons: Set<UUID> = []
+        var remoteButtons: [UUID: Bool] = [:]
         var discovered = false
         var buttonReaders: [ButtonReader] = []
     }
@@ -64,9 +67,7 @@ public final class DockAccessoryManager: Sendable {
         state.withLock { state in
             for accessory in state.accessories {
                 handler(
-                    .init(
-                        state: .docked, accessory: accessory,
-                        trackingButtonEnabled: state.trackingButtons.contains(accessory.identifier.uuid)))
+                    .init(state: .docked, accessory: accessory, trackingButtonEnabled: Self.button(accessory, state)))
             }
             return changes.subscribe(handler)
         }
@@ -142,21 +143,49 @@ public final class DockAccessoryManager: Sendable {
     }
 
     /// Makes an accessory known: one in this process, or one a running dockd serves.
+    /// `trackingButtonEnabled`: for a dock in this process, whether it has a tracking button;
+    /// for one dockd serves, what dockd says of its button.
     package func dock(_ accessory: DockAccessory, trackingButtonEnabled: Bool) {
-        let (enabled, asked) = state.withLock { ($0.systemTrackingEnabled, $0.asked) }
+        let (enabled, asked, known) = state.withLock {
+            ($0.systemTrackingEnabled, $0.asked, $0.accessories.contains(accessory))
+        }
         accessory.local?.setSystemTrackingEnabled(enabled)
-        // A dock dockd serves takes the program's choice before anyone hears of it.
-        if case .remote(let dock) = accessory.backing, let asked { dock.requestSystemTracking(asked) }
+        // A dock dockd serves takes the program's choice before anyone hears of it (once: a dock
+        // said again is its tracking button pressed, which is the user's choice).
+        if case .remote(let dock) = accessory.backing, let asked, !known { dock.requestSystemTracking(asked) }
         state.withLock { state in
             state.accessories.removeAll { $0 == accessory }
             state.accessories.append(accessory)
-            if trackingButtonEnabled {
-                state.trackingButtons.insert(accessory.identifier.uuid)
+            let id = accessory.identifier.uuid
+            if accessory.local == nil {
+                state.remoteButtons[id] = trackingButtonEnabled
+            } else if trackingButtonEnabled {
+                state.trackingButtons.insert(id)
             } else {
-                state.trackingButtons.remove(accessory.identifier.uuid)
+                state.trackingButtons.remove(id)
             }
-            changes.yield(.init(state: .docked, accessory: accessory, trackingButtonEnabled: trackingButtonEnabled))
+            changes.yield(
+                .init(state: .docked, accessory: accessory, trackingButtonEnabled: Self.button(accessory, state)))
         }
+    }
+
+    /// A press of a dock's tracking button: system tracking switched on every dock here, and
+    /// each dock with a button says its new state, as Apple's do.
+    package func trackingButtonPressed(enabling enabled: Bool) {
+        applySystemTracking(enabled)
+        state.withLock { state in
+            for accessory in state.accessories where state.trackingButtons.contains(accessory.identifier.uuid) {
+                changes.yield(
+                    .init(state: .docked, accessory: accessory, trackingButtonEnabled: Self.button(accessory, state)))
+            }
+        }
+    }
+
+    /// What a dock's `trackingButtonEnabled` says now.
+    private static func button(_ accessory: DockAccessory, _ state: State) -> Bool {
+        let id = accessory.identifier.uuid
+        guard let local = accessory.local else { return state.remoteButtons[id] ?? false }
+        return state.trackingButtons.contains(id) && local.isSystemTrackingEnabled
     }
 
     /// Forgets a dock in this process (its device went away).
@@ -172,9 +201,7 @@ public final class DockAccessoryManager: Sendable {
             guard state.accessories.contains(accessory) else { return }
             state.accessories.removeAll { $0 == accessory }
             changes.yield(
-                .init(
-                    state: .undocked, accessory: accessory,
-                    trackingButtonEnabled: state.trackingButtons.contains(accessory.identifier.uuid)))
+                .init(state: .undocked, accessory: accessory, trackingButtonEnabled: Self.button(accessory, state)))
         }
     }
 

@@ -44,8 +44,12 @@ package final class DockdWatcher: Sendable {
             let uuid = identity.identifier.uuid
             let button = object["trackingButtonEnabled"] as? Bool ?? false
             if object["state"] as? String == "docked" {
-                guard docked[uuid] == nil,
-                    let dock = try? RemoteDock(connection: connection, identity: object["accessory"])
+                // Docked again: its tracking button was pressed; the program hears the new state.
+                if let known = docked[uuid] {
+                    manager.dock(known, trackingButtonEnabled: button)
+                    return true
+                }
+                guard let dock = try? RemoteDock(connection: connection, identity: object["accessory"])
                 else { return true }
                 let accessory = DockAccessory(remote: dock)
                 docked[uuid] = accessory

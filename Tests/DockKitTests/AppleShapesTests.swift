@@ -88,8 +88,14 @@ import Testing
         let id = manager.observeStateChanges { change in
             flags.withLock { $0[change.accessory?.identifier.name ?? ""] = change.trackingButtonEnabled }
         }
-        manager.stopObservingStateChanges(id)
         #expect(flags.withLock { $0 } == ["plain": false, "remote": true])
+        // A press of the button: tracking off, and the dock says so as Apple's sample shows it.
+        manager.trackingButtonPressed(enabling: false)
+        #expect(flags.withLock { $0 } == ["plain": false, "remote": false])
+        #expect(!withButton.isSystemTrackingEnabled && !plain.isSystemTrackingEnabled)
+        manager.trackingButtonPressed(enabling: true)
+        #expect(flags.withLock { $0 }["remote"] == true && withButton.isSystemTrackingEnabled)
+        manager.stopObservingStateChanges(id)
     }
 
     @Test func errorsSayWhatHappenedInTheirOwnWords() {

@@ -61,7 +61,7 @@ package final class ButtonReader: Sendable {
                         case .toggleSystemTracking:
                             let enabled = !target.isSystemTrackingEnabled
                             if let manager {
-                                manager.applySystemTracking(enabled)
+                                manager.trackingButtonPressed(enabling: enabled)
                             } else {
                                 target.setSystemTrackingEnabled(enabled)
                             }
