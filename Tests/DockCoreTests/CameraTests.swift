@@ -28,7 +28,9 @@ import Testing
 
     @Test func limitsRefuseInvalidRanges() {
         #expect(throws: DockKitError.invalidParameter) { try AxisLimit(positionRange: 1..<1, maximumSpeed: 1) }
-        #expect(throws: DockKitError.invalidParameter) { try AxisLimit(positionRange: 0..<1, maximumSpeed: 0) }
+        #expect(throws: DockKitError.invalidParameter) { try AxisLimit(positionRange: 0..<1, maximumSpeed: -0.1) }
+        // A top speed of 0 holds the axis (Apple refuses only negative ones).
+        #expect(throws: Never.self) { try AxisLimit(positionRange: 0..<1, maximumSpeed: 0) }
         #expect(throws: DockKitError.invalidParameter) {
             try AxisLimit(positionRange: 0..<Double.infinity, maximumSpeed: 1)
         }
