@@ -39,6 +39,8 @@ public final class FileSinkThread<Item: Sendable>: @unchecked Sendable {
     private var notices: [String] = []
     private var finishing = false
     private var stopped = false
+    /// A write failed: nothing more is taken, though the thread is still closing the file.
+    private var failed = false
 
     /// Starts the writing thread: `write` and then `close` run on it, and nowhere else.
     public init(
@@ -62,8 +64,8 @@ public final class FileSinkThread<Item: Sendable>: @unchecked Sendable {
     public func submit(_ item: Item) -> Bool {
         condition.lock()
         defer { condition.unlock() }
-        while waitsWhenFull && queue.count >= depth && !stopped && !finishing { condition.wait() }
-        guard !stopped, !finishing else { return false }
+        while waitsWhenFull && queue.count >= depth && !stopped && !failed && !finishing { condition.wait() }
+        guard !stopped, !failed, !finishing else { return false }
         guard queue.count < depth else {
             if figures.dropped == 0 { notices.append(wording.fellBehind) }
             figures.dropped += 1
@@ -126,6 +128,9 @@ public final class FileSinkThread<Item: Sendable>: @unchecked Sendable {
                 notices.append(line)
                 figures.lost = 1 + queue.count
                 queue.removeAll()
+                // From the failure on, nothing is taken that would be neither written nor lost.
+                failed = true
+                condition.broadcast()
                 condition.unlock()
                 break
             }

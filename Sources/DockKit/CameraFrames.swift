@@ -22,6 +22,23 @@ extension DockAccessory {
             self.width = width
             self.height = height
         }
+
+        /// The size a JPEG's start-of-frame segment gives; nil when it has none.
+        static func jpegSize(_ jpeg: [UInt8]) -> PixelSize? {
+            var i = 2
+            while i + 9 < jpeg.count, jpeg[i] == 0xFF {
+                let marker = jpeg[i + 1]
+                let length = Int(jpeg[i + 2]) << 8 | Int(jpeg[i + 3])
+                // SOF0…SOF15, but for DHT (C4), JPG (C8) and DAC (CC).
+                if (0xC0...0xCF).contains(marker), ![0xC4, 0xC8, 0xCC].contains(marker) {
+                    let height = Int(jpeg[i + 5]) << 8 | Int(jpeg[i + 6])
+                    let width = Int(jpeg[i + 7]) << 8 | Int(jpeg[i + 8])
+                    return width > 0 && height > 0 ? PixelSize(width: width, height: height) : nil
+                }
+                i += 2 + length
+            }
+            return nil
+        }
     }
 
     public typealias CameraFrames = AsyncStream<CameraFrame>
@@ -54,7 +71,9 @@ extension RemoteDock {
                     let age = part.headers["x-frame-age"].flatMap(Double.init) ?? 0
                     let sequence = part.headers["x-frame-sequence"].flatMap { UInt64($0) } ?? 0
                     let stamp = FrameStamp(sequence: sequence, time: clock.now.advanced(bySeconds: -age))
-                    let size = part.headers["x-frame-size"].flatMap(PixelSize.init(parsing:))
+                    let size =
+                        part.headers["x-frame-size"].flatMap(PixelSize.init(parsing:))
+                        ?? DockAccessory.CameraFrame.jpegSize(part.body)
                     continuation.yield(
                         DockAccessory.CameraFrame(
                             jpeg: part.body, stamp: stamp, width: size?.width ?? 0, height: size?.height ?? 0))

@@ -83,7 +83,9 @@ package final class RemoteDock: Sendable {
     package func track(
         _ observations: [DockAccessory.Observation], camera: DockAccessory.CameraInformation, age: Double
     ) async throws -> Double? {
-        let line = try await request("track", TrackMessage.fields(observations, camera: camera, age: age))
+        // An observation a minute old is as stale as one an hour old: dockd takes ages up to 60 s.
+        let line = try await request(
+            "track", TrackMessage.fields(observations, camera: camera, age: min(age, TrackMessage.maximumAge)))
         let object = (try? JSONSerialization.jsonObject(with: line)) as? [String: Any]
         return object?["commandedAt"] as? Double
     }

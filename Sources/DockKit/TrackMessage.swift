@@ -13,6 +13,9 @@ package enum TrackMessage {
         "faceDown": .faceDown, "unknown": .unknown,
     ]
 
+    /// The oldest observation a session takes (s); older ones are sent as this old (stale alike).
+    package static let maximumAge = 60.0
+
     package static func fields(
         _ observations: [DockAccessory.Observation], camera: DockAccessory.CameraInformation, age: Double
     ) -> [String: Any] {
@@ -43,7 +46,7 @@ package enum TrackMessage {
     package static func parse(_ fields: JSONFields) throws(JSONFieldError) -> (
         observations: [DockAccessory.Observation], camera: DockAccessory.CameraInformation, age: Double
     ) {
-        let age = try fields.number("age", in: 0...60) ?? 0
+        let age = try fields.number("age", in: 0...maximumAge) ?? 0
         guard let cameraFields = try fields.object("camera") else { throw fields.error("camera", "is required") }
         let camera = try self.camera(cameraFields)
         let observations =

@@ -41,6 +41,9 @@ import Testing
         var frames = try accessory.cameraFrames(maximumRate: 15).makeAsyncIterator()
         let frame = try #require(await frames.next())
         #expect(frame.width > 0 && frame.height > 0 && frame.jpeg.starts(with: [0xFF, 0xD8]), "\(frame.width)")
+        // The same size from the JPEG itself, for a part that does not say it.
+        let fromJPEG = DockAccessory.CameraFrame.jpegSize(frame.jpeg)
+        #expect(fromJPEG == PixelSize(width: frame.width, height: frame.height))
         try await dock.send("systemTracking", ["enabled": false])
         let info = DockAccessory.CameraInformation(
             captureDevice: nil, cameraPosition: .unspecified, orientation: .corrected, cameraIntrinsics: nil,
