@@ -195,11 +195,15 @@ package final class RemoteDock: Sendable {
     /// which blocks, so that happens on a thread of its own, never on Swift's threads.
     private func sessionOffThePool() async throws -> DockSession {
         if let current = session.withLock({ $0 }), current.closedBecause == nil { return current }
-        return try await withCheckedThrowingContinuation { continuation in
+        let opened = try await withCheckedThrowingContinuation { continuation in
             Thread { [self] in
                 continuation.resume(with: Result { try openSession() })
             }.start()
         }
+        // Taken back under the lock the opening thread stored it under, which orders everything
+        // that thread wrote before this one's use (ThreadSanitizer cannot see through the
+        // continuation).
+        return session.withLock { $0 } ?? opened
     }
 
     /// The open session, opened now if need be (blocking: for DockKit's synchronous calls).
