@@ -45,7 +45,8 @@ import Testing
     @Test func aSimpleBGCBatteryReachesDockKitAndMetrics() async throws {
         let camera = CameraFixtures.webcam()
         camera.stampsWithRealTime = true
-        camera.append(Array(repeating: .frame(try CameraFixtures.jpeg()), count: 900))
+        // Two minutes of frames: the head is serviced while frames come, however slowly it starts.
+        camera.append(Array(repeating: .frame(try CameraFixtures.jpeg()), count: 3600))
         let gimbal = try SimpleBGCPeer()
         var c = SessionConfiguration()
         c.source = .camera(camera.path)
