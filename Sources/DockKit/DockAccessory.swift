@@ -172,13 +172,12 @@ public final class DockAccessory: Hashable, Sendable {
             throw DockKitError.invalidParameter
         }
         switch backing {
-        case .local(let dock): guard !dock.isSystemTrackingEnabled else { throw DockKitError.notSupported }
+        case .local(let dock):
+            guard !dock.isSystemTrackingEnabled else { throw DockKitError.notSupported }
+            try dock.setLimits(limits)
         case .remote(let dock):
             guard !(try Self.connected(dock).mirror.systemTracking) else { throw DockKitError.notSupported }
-        }
-        switch backing {
-        case .local(let dock): try dock.setLimits(limits)
-        case .remote(let dock): try dock.setLimits(limits)
+            try dock.setLimits(limits)
         }
     }
 

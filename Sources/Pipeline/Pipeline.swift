@@ -70,6 +70,7 @@ public final class Pipeline: PipelineSession {
     let controlFigures = Protected(ControlFigures())
     let zoomFigures = Protected(ZoomFigures())
     let zoomPresses = Protected<[Double]>([])
+    static let heldZoomPresses = 8
     private var recorder: FrameRecorder
     /// The virtual camera other programs read, and the crop digital framing shows on it.
     public let videoOut: VideoOutputSink?
@@ -122,7 +123,12 @@ public final class Pipeline: PipelineSession {
             // The zoom keys of a remote or the dock (DockKit's cameraZoom) step the lens.
             let presses = zoomPresses
             _ = accessory.events.subscribe { event in
-                if case .cameraZoom(let factor) = event { presses.withLock { $0.append(factor) } }
+                // Kept until a frame acts on them, the newest few only (none act while tracking is off).
+                guard case .cameraZoom(let factor) = event else { return }
+                presses.withLock {
+                    $0.append(factor)
+                    if $0.count > Self.heldZoomPresses { $0.removeFirst($0.count - Self.heldZoomPresses) }
+                }
             }
         }
         let errors = videoOutErrors

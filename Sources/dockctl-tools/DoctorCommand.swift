@@ -109,7 +109,10 @@ struct DoctorCommand {
     }
 
     func run() -> [Finding] {
-        var findings = models() + cameras() + videoOut() + serialPorts() + microphones() + service()
+        // Every video node opened once, for the cameras and the virtual cameras alike.
+        let discovered = V4L2Discovery.devices(system: surroundings.video)
+        var findings = models() + cameras(discovered) + videoOut(discovered.devices) + serialPorts() + microphones()
+        findings += service()
         findings += permissions() + tried()
         let hardware =
             findings.contains { $0.line.hasPrefix("camera /dev") }
@@ -175,8 +178,8 @@ struct DoctorCommand {
         }
     }
 
-    private func cameras() -> [Finding] {
-        let (devices, failures) = V4L2Discovery.devices(system: surroundings.video)
+    private func cameras(_ discovered: (devices: [V4L2DeviceInfo], failures: [String])) -> [Finding] {
+        let (devices, failures) = discovered
         var findings = failures.map { failure in
             Finding(
                 status: .problem,
@@ -215,11 +218,9 @@ struct DoctorCommand {
 
     static let loopbackDriver = "v4l2 loopback"
 
-    private func videoOut() -> [Finding] {
+    private func videoOut(_ discovered: [V4L2DeviceInfo]) -> [Finding] {
         let module = surroundings.root + "/sys/module/v4l2loopback"
-        let devices = V4L2Discovery.devices(system: surroundings.video).devices.filter {
-            $0.driver == Self.loopbackDriver
-        }
+        let devices = discovered.filter { $0.driver == Self.loopbackDriver }
         // Each one this user could open (discovery just did): where dockd writes, and readers read.
         let nodes = devices.map { device in
             Finding(
