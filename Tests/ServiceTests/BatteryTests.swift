@@ -45,15 +45,15 @@ import Testing
     @Test func aSimpleBGCBatteryReachesDockKitAndMetrics() async throws {
         let camera = CameraFixtures.webcam()
         camera.stampsWithRealTime = true
-        // Two minutes of frames: the head is serviced while frames come, however slowly it starts.
-        camera.append(Array(repeating: .frame(try CameraFixtures.jpeg()), count: 3600))
+        let stop = StopFlag()
+        Self.keepFeeding(camera, try CameraFixtures.jpeg(), until: stop)
         let gimbal = try SimpleBGCPeer()
         var c = SessionConfiguration()
         c.source = .camera(camera.path)
         c.captureSize = PixelSize(width: 512, height: 512)
         c.modelsDirectory = Fixtures.repositoryRoot + "/models"
         c.gimbal = .device(.simpleBGC(path: gimbal.port.path, baud: 115200))
-        c.maximumDuration = 120  // ended by the test: a loaded machine may take long to start
+        c.maximumDuration = 600  // ended by the test: a loaded machine may take long to start
         let session = try Pipeline(live: c, system: camera)
         let manager = DockAccessoryManager()
         let api = ControlAPI(
@@ -61,7 +61,6 @@ import Testing
         let path = Fixtures.temporaryDirectory("battery") + "/dockd.sock"
         let server = try HTTPServer(endpoint: .unix(path: path), handler: api.handle)
         manager.dock(session.accessory)
-        let stop = StopFlag()
         let finished = Protected(false)
         nonisolated(unsafe) let running = session
         Thread {
@@ -99,6 +98,17 @@ import Testing
         let metrics = try connection.request("GET", "/metrics").text
         #expect(
             metrics.contains("opendock_battery_volts 10.2") && metrics.contains("opendock_battery_low 1"), "\(metrics)")
+    }
+
+    /// Frames for as long as the test runs: on a loaded machine the program reading the stream
+    /// may be scheduled late, and the session must still be servicing the head when it is.
+    static func keepFeeding(_ camera: ScriptedVideoDevice, _ frame: [UInt8], until stop: StopFlag) {
+        Thread.detachNewThread {
+            while !stop.isSet {
+                if camera.scriptedItemsLeft < 60 { camera.append(Array(repeating: .frame(frame), count: 60)) }
+                Thread.sleep(forTimeInterval: 0.2)
+            }
+        }
     }
 
     static func end(_ stop: StopFlag, _ finished: Protected<Bool>, _ server: HTTPServer) {
