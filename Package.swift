@@ -72,13 +72,15 @@ let package = Package(
         .target(
             name: "ControlServer",
             dependencies: ["CMicroHTTPD", "ControlClient", "DockCore", "DockKit", "Imaging", "Motion", "Pipeline"]),
+        // Scene files (docs/scenes.md), read and checked: for the benchmark and `dockd --scene`.
+        .target(name: "SceneFiles", dependencies: ["Capture", "DockCore", "Motion", "Pipeline", "Simulation"]),
         // dockd's options and configuration file: the one place options become a session's
         // configuration, for dockd and the benchmarks alike.
         .target(
             name: "Options",
             dependencies: [
                 "Audio", "CameraOutputs", "Control", "ControlClient", "DockCore", "DockKit", "Motion", "Perception",
-                "Pipeline",
+                "Pipeline", "SceneFiles",
             ]),
         // What only the daemon does: its log, its status line, systemd's protocol.
         .target(name: "Daemon", dependencies: ["DockCore", "Options", "Pipeline"]),
@@ -95,10 +97,8 @@ let package = Package(
         .target(
             name: "BenchRunner",
             dependencies: [
-                "Bench", "CameraOutputs", "CameraSimulation", "Capture", "Control", "DockCore", "Imaging", "Options",
-                "Motion", "PeerBench",
-                "Perception",
-                "Pipeline", "Simulation", "Tracking",
+                "Bench", "CameraOutputs", "CameraSimulation", "Control", "DockCore", "Imaging", "Options", "PeerBench",
+                "Perception", "Pipeline", "SceneFiles", "Simulation", "Tracking",
             ]),
         // The detection path measured on its own: accuracy on labelled sets, decoding speed.
         .target(
@@ -119,6 +119,7 @@ let package = Package(
             dependencies: [
                 "Audio", "Bench", "BenchRunner", "Calibration", "Capture", "ControlClient", "DetectionBench",
                 "DockCore", "DockKit", "Motion", "MotorDevices", "Options", "PeerBench", "Perception", "Pipeline",
+                "SceneFiles",
                 "Soak",
             ]),
 
@@ -128,6 +129,12 @@ let package = Package(
             name: "example-look-around", dependencies: ["DockKit", "Spatial"], path: "Examples/LookAround"),
         .executableTarget(name: "example-button-panorama", dependencies: ["DockKit"], path: "Examples/ButtonPanorama"),
         .executableTarget(name: "example-custom-tracking", dependencies: ["DockKit"], path: "Examples/CustomTracking"),
+        .executableTarget(
+            name: "example-dock-control-service", dependencies: ["DockKit"], path: "Examples/DockControlService"),
+        .executableTarget(
+            name: "example-subject-selection", dependencies: ["DockKit"], path: "Examples/SubjectSelection"),
+        .executableTarget(name: "example-battery-monitor", dependencies: ["DockKit"], path: "Examples/BatteryMonitor"),
+        .executableTarget(name: "example-event-monitor", dependencies: ["DockKit"], path: "Examples/EventMonitor"),
         // A program with vision of its own: dockd's frames, OpenCV's YuNet, custom tracking.
         .executableTarget(
             name: "example-face-follow", dependencies: ["Capture", "DockCore", "DockKit", "Perception"],
@@ -140,7 +147,7 @@ let package = Package(
         .executableTarget(
             name: "fuzz-options", dependencies: ["MotorDevices", "Options", "Pipeline"], path: "Fuzz/options"),
         .executableTarget(name: "fuzz-files", dependencies: ["Bench"], path: "Fuzz/files"),
-        .executableTarget(name: "fuzz-scenes", dependencies: ["BenchRunner"], path: "Fuzz/scenes"),
+        .executableTarget(name: "fuzz-scenes", dependencies: ["SceneFiles"], path: "Fuzz/scenes"),
         .executableTarget(name: "fuzz-config", dependencies: ["Options"], path: "Fuzz/config"),
         .executableTarget(
             name: "fuzz-control", dependencies: ["ControlClient", "ControlServer", "DockKit", "Motion", "Pipeline"],
@@ -181,7 +188,8 @@ let package = Package(
                 "ControlClient",
                 "ControlServer", "CV4L2", "Daemon", "DetectionBench", "Options",
                 "DockCore", "dockctl", "dockctl-tools",
-                "DockKit", "Imaging", "Motion", "MotorDevices", "PeerBench", "Perception", "Pipeline", "Simulation",
+                "DockKit", "Imaging", "Motion", "MotorDevices", "PeerBench", "Perception", "Pipeline", "SceneFiles",
+                "Simulation",
                 "Soak", "TestSupport", "Tracking",
             ]
         ),

@@ -1,8 +1,8 @@
+import Foundation
 // libFuzzer target for benchmark scene files (build with Scripts/fuzz): any bytes must parse
 // into a scene or be refused with a key path, never crash; what parses must answer the
 // questions a run asks of it.
-import BenchRunner
-import Foundation
+import SceneFiles
 
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzScenes(_ data: UnsafePointer<UInt8>, _ size: Int) -> Int32 {

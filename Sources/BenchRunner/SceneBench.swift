@@ -5,6 +5,7 @@ import Foundation
 import PeerBench
 import Perception
 import Pipeline
+import SceneFiles
 
 /// A one-line progress bar on standard error when it is a terminal; a line per finished run otherwise.
 struct ProgressBar {

@@ -3,6 +3,7 @@ import Control
 import DockCore
 import Foundation
 import Pipeline
+import SceneFiles
 import Simulation
 import Tracking
 

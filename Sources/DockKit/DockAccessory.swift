@@ -93,7 +93,7 @@ public final class DockAccessory: Hashable, Sendable {
 
     // MARK: System tracking's subjects
 
-    /// What the system tracker sees, about once per processed frame.
+    /// What the system tracker sees, ten times a second, as Apple's session emits it.
     public var trackingStates: TrackingStates {
         get throws {
             switch backing {
@@ -103,12 +103,14 @@ public final class DockAccessory: Hashable, Sendable {
         }
     }
 
-    /// Frames the subject under `point` (unit coordinates, lower-left origin, as the subjects'
-    /// rects); the smallest subject containing it wins (a face over its body).
+    /// Frames the subject under `point`: unit coordinates from the picture's top left, as Apple
+    /// documents them (a tap's place in the view), unlike the subjects' rects, whose origin is
+    /// the lower left. The smallest subject containing it wins (a face over its body).
     public func selectSubject(at point: CGPoint) async throws {
+        let lowerLeft = CGPoint(x: point.x, y: 1 - point.y)
         switch backing {
-        case .local(let dock): try dock.lockSubject(at: point)
-        case .remote(let dock): try await dock.send("select", ["x": Double(point.x), "y": Double(point.y)])
+        case .local(let dock): try dock.lockSubject(at: lowerLeft)
+        case .remote(let dock): try await dock.send("select", ["x": Double(lowerLeft.x), "y": Double(lowerLeft.y)])
         }
     }
 

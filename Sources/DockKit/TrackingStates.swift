@@ -52,11 +52,32 @@ extension DockAccessory {
     public typealias TrackingStates = AsyncStream<TrackingState>
 }
 
-/// Publishes tracking states and remembers the client's subject choice.
+/// Publishes tracking states and remembers the client's subject choice. Every processed frame
+/// gives the latest state (what selection by point and the status read), but the stream carries
+/// ten a second, as Apple's tracking session emits them, whatever the camera's rate.
 final class TrackingPublisher: Sendable {
+    static let interval = 0.1
+
     private struct State {
         var latest: DockAccessory.TrackingState?
         var locked: [UUID] = []
+        /// When the next state goes to the stream.
+        var nextDue: Date?
+
+        /// Whether a state of `time` goes to the stream: on schedule, every tenth of a second
+        /// (a frame up to 10 ms early counts), or at once after a gap or a clock that went back.
+        mutating func isDue(_ time: Date) -> Bool {
+            let interval = TrackingPublisher.interval
+            guard let next = nextDue, time.timeIntervalSince(next) > -2 * interval,
+                time.timeIntervalSince(next) < interval
+            else {
+                nextDue = time.addingTimeInterval(interval)
+                return true
+            }
+            guard time.timeIntervalSince(next) >= -0.01 else { return false }
+            nextDue = next.addingTimeInterval(interval)
+            return true
+        }
     }
     private let state = Protected(State())
     let states = Broadcast<DockAccessory.TrackingState>()
@@ -77,8 +98,11 @@ final class TrackingPublisher: Sendable {
                     speakingConfidence: a.speakingConfidence, lookingAtCameraConfidence: a.lookingAtCameraConfidence))
         }
         let value = DockAccessory.TrackingState(time: time, trackedSubjects: subjects)
-        state.withLock { $0.latest = value }
-        states.yield(value)
+        let due = state.withLock { s in
+            s.latest = value
+            return s.isDue(time)
+        }
+        if due { states.yield(value) }
     }
 
     var latest: DockAccessory.TrackingState? { state.withLock { $0.latest } }
@@ -87,7 +111,7 @@ final class TrackingPublisher: Sendable {
 }
 
 extension LocalDock {
-    /// Tracking states as the system tracker sees each processed frame.
+    /// Tracking states as the system tracker sees the processed frames, ten a second.
     package var trackingStates: DockAccessory.TrackingStates { tracking.stream() }
 
     /// Locks framing onto the subject under `point` (unit coordinates, lower-left origin, as the

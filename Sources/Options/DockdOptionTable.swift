@@ -8,6 +8,7 @@ import Foundation
 import Motion
 import Perception
 import Pipeline
+import SceneFiles
 
 extension DockdOption {
     /// Every option, in `--help`'s order.
@@ -22,6 +23,22 @@ extension DockdOption {
             help: ["a recorded video: MJPEG AVI, MP4/H.264, MKV, anything FFmpeg reads"],
             key: .init(section: "source", name: "file", kind: .path, summary: "a recording (path)")
         ) { o, v in o.configuration.source = .file(v) },
+        DockdOption(
+            "--scene", "FILE", .source,
+            help: [
+                "a scene file (docs/scenes.md) in place of the demo: its people, their",
+                "speech, its camera and simulated gimbal (later options override them)",
+            ],
+            key: .init(section: "source", name: "scene", kind: .path, summary: "a scene file (path)")
+        ) { o, v in
+            let scene: BenchScene
+            do throws(SessionError) { scene = try BenchScene.load(path: v) } catch {
+                throw UsageError("--scene: \(error.message)")
+            }
+            let loops = o.configuration.scene.loops
+            o.configuration = scene.configuration(base: o.configuration)
+            o.configuration.scene.loops = loops
+        },
         DockdOption(
             "--camera", "DEVICE", .source,
             help: [

@@ -79,3 +79,44 @@ final class SceneSoundInput: AudioInput {
     var blockCounts: (received: Int, dropped: Int)? { nil }
     func takeProblems() -> [String] { [] }
 }
+
+/// A looping scene's sound: the clip heard again with each pass of the scene, on one continuous
+/// timeline (the frames' times go on rising as the scene starts over). A clip shorter than a
+/// pass is followed by silence; a longer one is cut at the pass's end.
+final class LoopingClipInput: AudioInput {
+    private let clip: AudioClip
+    /// Samples in one pass of the scene.
+    private let pass: Int
+    private var delivered = 0
+    private var sequence = 0
+
+    init(clip: AudioClip, passSeconds: Double) {
+        self.clip = clip
+        pass = max(1, Int((passSeconds * clip.sampleRate).rounded()))
+    }
+
+    func blocks(until now: MonotonicInstant, yaw: Double) -> [AudioBlock] {
+        let end = Int(now.seconds(since: clip.start) * clip.sampleRate)
+        var out: [AudioBlock] = []
+        while delivered < end {
+            let offset = delivered % pass
+            let count = min(end - delivered, pass - offset)
+            let heard = max(0, min(count, clip.frameCount - offset))
+            let channels = clip.channels.map { samples in
+                Array(samples[min(offset, samples.count)..<(min(offset, samples.count) + heard)])
+                    + [Float](repeating: 0, count: count - heard)
+            }
+            out.append(
+                AudioBlock(
+                    channels: channels, sampleRate: clip.sampleRate,
+                    start: clip.start.advanced(bySeconds: Double(delivered) / clip.sampleRate), sequence: sequence))
+            sequence += 1
+            delivered += count
+        }
+        return out
+    }
+
+    var endedReason: String? { nil }
+    var blockCounts: (received: Int, dropped: Int)? { nil }
+    func takeProblems() -> [String] { [] }
+}

@@ -102,7 +102,8 @@ final class PerceptionStep {
         return result
     }
 
-    /// Who speaks decides whom to frame in automatic mode.
+    /// Who speaks decides whom to frame in automatic mode. Under a client's lock it still
+    /// says who speaks (a program choosing by `speakingConfidence` needs it), but frames nobody.
     private func listen(into result: inout FramePerception, locked: Bool, now: MonotonicInstant) {
         guard var listening = follower else { return }
         defer { follower = listening }
@@ -110,15 +111,15 @@ final class PerceptionStep {
         if listening.heardSpeech(within: 1, of: now) {
             lipReader?.read(result.frame, detections: result.detections, subjects: result.subjects)
         }
-        guard !locked else { return }
         let heard = listening.choose(
             from: result.subjects, fallback: result.selected, camera: result.camera, yaw: result.pose.y,
             lips: lipReader?.activity(at: result.frame.stamp.time) ?? [:], at: now)
         if let line = listening.takeChannelOrderLine() { findings.withLock { $0.append(line) } }
-        result.framed = heard.chosen
         result.speaking = heard.speaking
-        result.sound = heard.sound
         result.heardSpeaker = heard.speaking.values.contains { $0 >= speakingThreshold }
+        guard !locked else { return }
+        result.framed = heard.chosen
+        result.sound = heard.sound
     }
 
     /// What `trackingStates` publishes for this frame: every subject with its saliency and

@@ -150,6 +150,18 @@ extension Rig {
             }
             guard var clip else { return .none }
             if configuration.soundChannelsSwapped && clip.isStereo { clip.channels.reverse() }
+            if let scene, scene.configuration.loops, configuration.audioFile == nil {
+                // Heard again with each pass of the scene, as it comes.
+                let analyzer = try SpeechAnalyzer(
+                    sampleRate: clip.sampleRate, channelCount: clip.channels.count, array: array)
+                return RigSound(
+                    follower: SpeakerFollower(analyzer: analyzer, policy: configuration.speakerPolicy),
+                    input: LoopingClipInput(
+                        clip: clip, passSeconds: Double(scene.frameCount) / scene.configuration.frameRate),
+                    note: String(
+                        format: "audio: %d channel%@ at %.0f Hz, heard again with each pass of the scene",
+                        clip.channels.count, clip.channels.count == 1 ? "" : "s", clip.sampleRate))
+            }
             return RigSound(
                 follower: try SpeakerFollower(clip: clip, array: array, policy: configuration.speakerPolicy),
                 input: nil,

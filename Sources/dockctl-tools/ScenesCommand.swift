@@ -1,6 +1,7 @@
 import BenchRunner
 import Foundation
 import Pipeline
+import SceneFiles
 
 /// `dockctl scenes`: writes the generated suite, or checks scene files without running them.
 public enum ScenesCommand {

@@ -68,11 +68,41 @@ import Tracking
         }
     }
 
+    /// Ten states a second reach the stream, as Apple's session emits them, from a camera at 30
+    /// or 25 frames a second; the latest state follows every frame.
+    @Test func theStreamCarriesTenStatesASecondAndTheLatestEveryFrame() {
+        for fps in [30.0, 25.0, 7.0] {
+            let publisher = TrackingPublisher()
+            let times = Protected<[Date]>([])
+            let id = publisher.states.subscribe { state in times.withLock { $0.append(state.time) } }
+            let start = Date(timeIntervalSince1970: 1_000_000)
+            let frames = Int(fps * 3)
+            for i in 0..<frames {
+                publisher.publish([], time: start.addingTimeInterval(Double(i) / fps))
+                #expect(publisher.latest?.time == start.addingTimeInterval(Double(i) / fps))
+            }
+            publisher.states.unsubscribe(id)
+            // Three seconds: thirty states, or every frame when frames come slower than ten a second.
+            let count = times.withLock { $0.count }
+            #expect(count == min(frames, 30), "\(fps) fps: \(count) states")
+            // After a pause, the next frame goes out at once.
+            let after = start.addingTimeInterval(60)
+            let late = publisher.states.subscribe { state in times.withLock { $0.append(state.time) } }
+            publisher.publish([], time: after)
+            publisher.states.unsubscribe(late)
+            #expect(times.withLock { $0.last } == after)
+        }
+    }
+
     @Test func selectingByPointAndByIdentifierLocksTheChoice() async throws {
         let dock = accessory()
         let (tracker, last) = tracked()
         dock.local!.publishTracking(Saliency.assess(tracker.confirmedSubjects, at: last.time), time: Date())
-        // The point on the right-hand person's body.
+        // A point is taken from the top left, as Apple's is: 0.9 down is the cat near the bottom.
+        try await dock.selectSubject(at: CGPoint(x: 0.15, y: 0.9))
+        let cat = try #require(tracker.confirmedSubjects.first { $0.kind == .object })
+        #expect(dock.local!.lockedSubjects == [cat.uuid])
+        // The point on the right-hand person's body (0.35–0.7 down).
         try await dock.selectSubject(at: CGPoint(x: 0.8, y: 0.4))
         let right = try #require(tracker.confirmedSubjects.first { $0.rect.midX > 0.7 })
         #expect(dock.local!.lockedSubjects == [right.uuid])

@@ -24,7 +24,7 @@ import Testing
         ("engine", ["Pipeline"]),
         (
             "above the engine: the public API, simulation, measurement",
-            ["DockKit", "Simulation", "CameraSimulation", "Bench", "DetectionBench", "PeerBench"]
+            ["DockKit", "Simulation", "CameraSimulation", "Bench", "DetectionBench", "PeerBench", "SceneFiles"]
         ),
         ("service and benchmark", ["ControlServer", "Options", "Daemon", "BenchRunner"]),
         ("harnesses", ["Soak", "TestSupport"]),

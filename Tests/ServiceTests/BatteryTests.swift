@@ -98,6 +98,16 @@ import Testing
         let metrics = try connection.request("GET", "/metrics").text
         #expect(
             metrics.contains("opendock_battery_volts 10.2") && metrics.contains("opendock_battery_low 1"), "\(metrics)")
+
+        // Charged again, read by an Apple-shaped monitor: a program of its own on dockd's socket.
+        gimbal.volts = 12.34
+        let charged = Date().addingTimeInterval(30)
+        while Date() < charged, try !connection.request("GET", "/metrics").text.contains("opendock_battery_low 0") {
+            try await Task.sleep(for: .milliseconds(100))
+        }
+        let monitor = try ProcessRunner.run("example-battery-monitor", ["1"], environment: ["OPENDOCK_SOCKET": path])
+        #expect(monitor.status == 0, "\(monitor.stderr)")
+        #expect(monitor.stdout.contains("battery battery: 90 %, not charging\n"), "\(monitor.stdout)")
     }
 
     /// Frames for as long as the test runs: on a loaded machine the program reading the stream

@@ -1,5 +1,6 @@
 import DockCore
 import Foundation
+import SceneFiles
 import Simulation
 import TestSupport
 import Testing

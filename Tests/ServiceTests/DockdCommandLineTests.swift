@@ -80,6 +80,18 @@ import Testing
         return lines.count == 1 ? String(lines[0]) : nil
     }
 
+    /// `--scene` runs a scene file as the demo: its people and speech, its camera and gimbal;
+    /// `--loop` holds before it or after it, and later options override the scene's.
+    @Test func aSceneFileReplacesTheDemo() throws {
+        let file = Fixtures.repositoryRoot + "/scenes/two-people.json"
+        let c = try DockdOptions.parse(["--loop", "--scene", file, "--view-hfov", "50"]).configuration
+        #expect(c.source == .demo && c.scene.people.count == 2 && c.scene.loops && c.resolvedGimbal == .sim)
+        #expect(c.viewFieldOfView == 50 && c.gimbalModel.latency == 0.04 && !c.scene.people[0].speaking.isEmpty)
+        #expect(try DockdOptions.parse(["--scene", file, "--loop"]).configuration.scene.loops)
+        let refused = #expect(throws: UsageError.self) { try DockdOptions.parse(["--scene", "/nowhere.json"]) }
+        #expect(refused?.message == "--scene: scene /nowhere.json: cannot read the file (does it exist?)")
+    }
+
     @Test func unknownOptionIsAUsageError() throws {
         let result = try ProcessRunner.run("dockd", ["--frobnicate"])
         #expect(result.status == 64)

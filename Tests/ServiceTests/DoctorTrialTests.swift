@@ -5,6 +5,7 @@ import Foundation
 import Motion
 import Perception
 import Pipeline
+import SceneFiles
 import TestSupport
 import Testing
 

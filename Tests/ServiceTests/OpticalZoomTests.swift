@@ -2,6 +2,7 @@ import BenchRunner
 import DockCore
 import Foundation
 import Motion
+import SceneFiles
 import TestSupport
 import Testing
 

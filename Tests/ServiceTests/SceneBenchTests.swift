@@ -5,6 +5,7 @@ import Foundation
 import Imaging
 import Motion
 import PeerBench
+import SceneFiles
 import TestSupport
 import Testing
 import Tracking
@@ -263,6 +264,34 @@ import Tracking
         _ = try session.run()
         var confidences: [Double] = []
         for _ in 0..<4 {  // the newest four states stay buffered
+            guard let state = await states.next() else { break }
+            for case .person(let person) in state.trackedSubjects {
+                confidences.append(person.speakingConfidence ?? -1)
+            }
+        }
+        #expect(confidences.contains { $0 > 0.5 } && confidences.allSatisfy { $0 >= 0 }, "\(confidences)")
+    }
+
+    /// A client's selection frames whom it chose, and the states still say who speaks: a
+    /// program choosing by `speakingConfidence` goes on seeing it after its first choice.
+    @Test func aSelectionKeepsSpeakingConfidenceInTheStates() async throws {
+        var c = base
+        c.maximumFrames = 90  // 3 s: person 1 is speaking
+        let configuration = try BenchScene.load(path: Fixtures.repositoryRoot + "/scenes/two-people.json")
+            .configuration(base: c)
+        let session = try Pipeline(simulating: configuration)
+        let dock = session.accessory
+        let id = dock.trackingBroadcast.subscribe { state in
+            if let first = state.trackedSubjects.first, dock.lockedSubjects.isEmpty {
+                try? dock.lockSubjects([first.identifier])
+            }
+        }
+        defer { dock.trackingBroadcast.unsubscribe(id) }
+        var states = dock.trackingStates.makeAsyncIterator()
+        _ = try session.run()
+        #expect(dock.lockedSubjects.count == 1)
+        var confidences: [Double] = []
+        for _ in 0..<4 {
             guard let state = await states.next() else { break }
             for case .person(let person) in state.trackedSubjects {
                 confidences.append(person.speakingConfidence ?? -1)
