@@ -179,6 +179,7 @@ let package = Package(
         .testTarget(
             name: "DockKitTests", dependencies: ["DockCore", "DockKit", "Motion", "Spatial", "TestSupport", "Tracking"]),
         .testTarget(name: "LayoutTests", dependencies: ["TestSupport"]),
+        .testTarget(name: "SceneFilesTests", dependencies: ["DockCore", "SceneFiles", "Simulation", "TestSupport"]),
         .testTarget(name: "BenchTests", dependencies: ["Bench", "DockCore", "TestSupport", "Tracking"]),
         .testTarget(
             name: "ServiceTests",

@@ -80,6 +80,9 @@ package final class JSONFields {
 
     package func has(_ key: String) -> Bool { object[key] != nil }
 
+    /// The object's keys, sorted: for a map whose keys are names the file chooses.
+    package var keys: [String] { object.keys.sorted() }
+
     private func take(_ key: String) -> Any? {
         read.insert(key)
         return object[key]

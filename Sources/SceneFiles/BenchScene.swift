@@ -138,7 +138,8 @@ public struct BenchScene: Sendable {
             }
             try truthFields.finish()
         } else if case .video = world {
-            throw root.error("truth", "is required for a recording: the people's face boxes")
+            throw root.error(
+                "truth", "is required for a recording: the people's face boxes (typed, or a mot or ava file)")
         }
         try root.finish()
         scene.description = description
@@ -161,12 +162,15 @@ public struct BenchScene: Sendable {
             let frames = probe.frameCount ?? Int.max
             let duration = Double(frames) / probe.nominalFrameRate
             let truth = try readLabelledTruth(
-                truthFields, frameCount: frames, size: probe.size, frameRate: probe.nominalFrameRate)
+                truthFields,
+                video: LabelledVideo(frameCount: frames, size: probe.size, frameRate: probe.nominalFrameRate),
+                resolve: resolve)
             return (.video(path: video, truth: truth), duration, worldSize)
         case (false, true):
             var generated = try readGenerated(try worldFields.object("generated")!, resolve: resolve)
             if let fieldOfView { generated.worldHorizontalFieldOfView = fieldOfView }
-            for key in ["people", "speech"] where truthFields?.has(key) == true {
+            for key in ["people", "speech", "mot", "rttm", "rttm_speakers", "ava", "ava_start_s"]
+            where truthFields?.has(key) == true {
                 throw truthFields!.error(
                     key, "a generated world's truth is exact and comes from world.generated; remove it")
             }
@@ -316,79 +320,5 @@ public struct BenchScene: Sendable {
         }
         try fields.finish()
         return c
-    }
-
-    static func readLabelledTruth(_ fields: JSONFields?, frameCount: Int, size: PixelSize, frameRate: Double)
-        throws(JSONFieldError) -> LabelledTruth
-    {
-        guard let fields else {
-            throw JSONFieldError(path: "truth", problem: "is required for a recording: the people's face boxes")
-        }
-        var ids = Set<Int>()
-        let frame = PixelRect(x: 0, y: 0, width: Double(size.width), height: Double(size.height))
-        guard
-            let people = try fields.objects(
-                "people",
-                { (p) throws(JSONFieldError) -> LabelledTruth.Person in
-                    guard let id = try p.integer("id", in: 0...1_000_000) else { throw p.error("id", "is required") }
-                    guard ids.insert(id).inserted else { throw p.error("id", "\(id) is used twice") }
-                    guard let rows = try p.tuples("faces", length: 5...5, shape: "[frame, x, y, width, height]"),
-                        !rows.isEmpty
-                    else {
-                        throw p.error("faces", "is required: [[frame, x, y, width, height], …] in video pixels")
-                    }
-                    var keyframes: [LabelledTruth.Keyframe] = []
-                    for (index, row) in rows.enumerated() {
-                        let rowPath = p.child("faces") + "[\(index)]"
-                        guard row[0] == row[0].rounded(), row[0] >= 0, row[0] < Double(frameCount) else {
-                            throw JSONFieldError(
-                                path: rowPath,
-                                problem:
-                                    "frame \(JSONFields.format(row[0])) is not a frame of the video (0…\(frameCount - 1))"
-                            )
-                        }
-                        if let last = keyframes.last, Int(row[0]) <= last.frame {
-                            throw JSONFieldError(path: rowPath, problem: "frames must increase")
-                        }
-                        let rect = PixelRect(x: row[1], y: row[2], width: row[3], height: row[4])
-                        guard rect.width > 0, rect.height > 0, frame.contains(x: rect.midX, y: rect.midY) else {
-                            throw JSONFieldError(
-                                path: rowPath,
-                                problem: "the box must have a size and its centre inside the \(size) video")
-                        }
-                        keyframes.append(.init(frame: Int(row[0]), face: rect))
-                    }
-                    var hidden: [ClosedRange<Int>] = []
-                    for (index, pair)
-                        in (try p.tuples("hidden", length: 2...2, shape: "[first_frame, last_frame]") ?? [])
-                        .enumerated()
-                    {
-                        guard pair[0] <= pair[1], pair[0] >= Double(keyframes.first!.frame),
-                            pair[1] <= Double(keyframes.last!.frame)
-                        else {
-                            throw JSONFieldError(
-                                path: p.child("hidden") + "[\(index)]",
-                                problem: "expects first ≤ last within the person's labelled frames")
-                        }
-                        hidden.append(Int(pair[0])...Int(pair[1]))
-                    }
-                    return LabelledTruth.Person(id: id, keyframes: keyframes, hidden: hidden)
-                }), !people.isEmpty
-        else { throw fields.error("people", "is required: at least one person with face boxes") }
-        let duration = Double(frameCount) / frameRate
-        let speech =
-            try fields.objects("speech") { (s) throws(JSONFieldError) -> LabelledTruth.Speech in
-                guard let id = try s.integer("id", in: 0...1_000_000), ids.contains(id) else {
-                    throw s.error(
-                        "id", "must name one of the people (\(ids.sorted().map(String.init).joined(separator: ", ")))")
-                }
-                guard let from = try s.number("from_s", in: 0...duration),
-                    let to = try s.number("to_s", in: 0...duration), from < to
-                else {
-                    throw s.error("to_s", "expects from_s < to_s within the video (0…\(JSONFields.format(duration)) s)")
-                }
-                return LabelledTruth.Speech(id: id, span: TimeSpan(from, to))
-            } ?? []
-        return LabelledTruth(people: people, speech: speech, frameRate: frameRate)
     }
 }

@@ -96,6 +96,45 @@ import Testing
         #expect(scene.primaryID == 4 && scene.viewSize == PixelSize(width: 320, height: 240))
     }
 
+    /// A recording's truth from label files other tools wrote: motmetrics' MOT boxes and
+    /// pyannote's RTTM turns, named beside the scene file.
+    @Test func labelFilesGiveARecordingItsTruth() throws {
+        let boxes = try String(contentsOfFile: try Fixtures.mediaPath("motmetrics/TUD-Campus/gt.txt"), encoding: .utf8)
+        let turns = try String(contentsOfFile: try Fixtures.mediaPath("conversation/sample.rttm"), encoding: .utf8)
+        try boxes.write(toFile: directory + "/gt.txt", atomically: true, encoding: .utf8)
+        try turns.write(toFile: directory + "/talk.rttm", atomically: true, encoding: .utf8)
+        let scene = try BenchScene.load(
+            path: write(
+                try videoScene(
+                    truth: #"{"mot": "gt.txt", "rttm": "talk.rttm", "rttm_speakers": {"speaker90": 4, "speaker91": 5}}"#
+                ), name: "labelled.json"))
+        guard case .video(_, let truth) = scene.world else {
+            Issue.record("not a recording")
+            return
+        }
+        #expect(truth.people.count == 8 && truth.speech.count == 10 && Set(truth.speech.map(\.id)) == [4, 5])
+        // Frame 1 of the MOT file is the video's frame 0; person 4 speaks from 6.69 s (frame 66.9 at 10 fps).
+        #expect(truth.groundTruth(sequence: 0).count == 6)
+        #expect(
+            truth.groundTruth(sequence: 0).first { $0.id == 1 }?.face
+                == PixelRect(x: 399, y: 182, width: 121, height: 229))
+        #expect(truth.groundTruth(sequence: 68).first { $0.id == 4 }?.speaking == true)
+        #expect(truth.groundTruth(sequence: 66).first { $0.id == 4 }?.speaking == false)
+
+        try "1,1,10,10,5,5\n2,1,abc,10,5,5\n".write(toFile: directory + "/bad.txt", atomically: true, encoding: .utf8)
+        let bad = refusal(try videoScene(truth: #"{"mot": "bad.txt"}"#))
+        #expect(bad.contains("truth.mot: \(directory)/bad.txt: line 2, field 3 (x): 'abc' is not a number"), "\(bad)")
+        let twice = refusal(
+            try videoScene(truth: #"{"mot": "gt.txt", "people": [{"id": 1, "faces": [[0, 9, 9, 4, 4]]}]}"#))
+        #expect(twice.contains("truth.people: give the people's boxes once"), "\(twice)")
+        let stranger = refusal(
+            try videoScene(
+                truth: #"{"mot": "gt.txt", "rttm": "talk.rttm", "rttm_speakers": {"speaker90": 40, "speaker91": 5}}"#))
+        #expect(stranger.contains("truth.rttm_speakers: person 40 has no face boxes"), "\(stranger)")
+        let unnamed = refusal(try videoScene(truth: #"{"mot": "gt.txt", "rttm": "talk.rttm"}"#))
+        #expect(unnamed.contains("line 1, field 8 (name): speaker speaker90 is given to no person"), "\(unnamed)")
+    }
+
     @Test func badScenesAreRefusedWithTheKeysPath() throws {
         #expect(refusal("{").contains("not valid JSON"))
         #expect(
