@@ -22,6 +22,8 @@ public struct BenchCommand {
     /// Also run each scene with the head and a crop of its camera's picture (`--laws …,dock+crop`).
     public var headAndCrop = false
     public var reportDirectory: String?
+    /// An earlier report's directory to compare this run's figures with (`--compare`).
+    public var compareDirectory: String?
     public var writeVideos = false
     public var peer = false
     public var peerRounds = 3
@@ -31,7 +33,7 @@ public struct BenchCommand {
     public static let help = """
         dockctl bench — the pipeline in closed loop on recorded or generated scenes, with figures.
 
-        Usage: dockctl bench [SCENE.json | DIR]… [--laws dock,pid] [--report DIR] [--video] [--peer [--peer-rounds N]]
+        Usage: dockctl bench [SCENE.json | DIR]… [--laws dock,pid] [--report DIR [--compare DIR]] [--video] [--peer [--peer-rounds N]]
                              [--frames N] [--detector \(FaceDetectorChoice.allCases.map(\.rawValue).joined(separator: "|"))] [--detect-width PX] [--bodies \(BodyDetectorChoice.allCases.map(\.rawValue).joined(separator: "|"))]
                              [--track-objects LIST] [--threads N] [--profile desktop|small] [--no-audio] [--mics room|camera] [--mic-spacing M] [--mic-order left-right|right-left] [--lips facemesh|motion|off]
                              [--json] [--quiet]
@@ -47,8 +49,11 @@ public struct BenchCommand {
         identity switches, track-rate compliance, per-stage latency, drops, CPU and peak memory.
         The same scene and seed give the same figures (timings and memory aside).
 
-        --report DIR   writes report.json, summary.md, a trace CSV per run and PNG plots (with --video,
-                       an annotated video per run)
+        --report DIR   writes report.html (one page, plots inline: where the head pointed against each
+                       person, the centring error, every figure), report.json, summary.md, a trace CSV
+                       per run and PNG plots (with --video, an annotated video per run)
+        --compare DIR  an earlier --report directory: report.html and the output say which figures got
+                       better and which worse (timing and memory listed, not judged)
         --peer         also runs the Python reference (python3-opencv, Scripts/peer/yunet_peer.py) and
                        OpenDock's detection path alternately on the first scene's recorded view and
                        compares CPU per frame, frame time and memory, and their detections
@@ -80,6 +85,11 @@ public struct BenchCommand {
             case "--report":
                 guard let path = rest.popFirst() else { throw UsageError("--report needs a directory") }
                 reportDirectory = path
+            case "--compare":
+                guard let path = rest.popFirst() else {
+                    throw UsageError("--compare needs an earlier report's directory")
+                }
+                compareDirectory = path
             case "--laws":
                 guard let text = rest.popFirst() else { throw UsageError("--laws needs a list such as dock,pid") }
                 var chosen: [ControlLawChoice] = []
@@ -120,6 +130,9 @@ public struct BenchCommand {
         parsed.realTime = false
         parsed.keepFrameRecords = true  // the figures are computed from the per-frame records
         configuration = parsed
+        if compareDirectory != nil && reportDirectory == nil {
+            throw UsageError("--compare needs --report DIR: the comparison is written into the new report")
+        }
         if scenePaths.isEmpty && (reportDirectory != nil || writeVideos || peer) {
             throw UsageError(
                 "--report, --video and --peer need scene files (dockctl scenes DIR writes the generated suite)")

@@ -4,7 +4,8 @@ import Imaging
 import Pipeline
 
 /// The benchmark's figures for people, as PNG: centring error over time with speech, hidden
-/// stretches and switches marked; step responses of each law; frame-time histograms.
+/// stretches and switches marked; the head's yaw against each person's bearing; step responses
+/// of each law; frame-time histograms.
 enum BenchPlots {
     static let lawColors: [String: Color] = [
         "dock": Color(red: 20, green: 110, blue: 220), "pid": Color(red: 230, green: 120, blue: 20),
@@ -54,6 +55,43 @@ enum BenchPlots {
         }
         if !plot.markers.isEmpty { plot.notes.append(("chosen person changed", .red)) }
         plot.yRange = 0...max(10, (plot.series[0].points.compactMap(\.y).max() ?? 0) * 1.1)
+        return plot
+    }
+
+    /// Each person's line, darker than their speech strip.
+    static let personColors = [
+        Color(red: 40, green: 150, blue: 60), Color(red: 200, green: 120, blue: 30),
+        Color(red: 120, green: 80, blue: 200), Color(red: 200, green: 60, blue: 110),
+    ]
+
+    /// Where the head pointed against each person's bearing over time, with who speaks along the
+    /// bottom: a head that sits at nobody's bearing (a fan's, a reflection's) shows at a glance.
+    static func bearings(_ run: SceneRun) -> Plot {
+        let e = run.evaluation
+        let degrees = 180 / Double.pi
+        var plot = Plot(
+            title: "\(run.scene) (\(run.law)): where the head pointed", xLabel: "time (s)", yLabel: "yaw (deg)")
+        let ids = Array(Set(e.samples.flatMap { $0.people.map(\.id) })).sorted()
+        for (row, id) in ids.enumerated() {
+            let color = personColors[row % personColors.count]
+            plot.series.append(
+                Plot.Series(
+                    name: "person \(id)",
+                    points: e.samples.map { sample in
+                        (sample.time, sample.people.first { $0.id == id }.map { $0.yaw * degrees })
+                    }, color: color, thickness: 1))
+            for span in spans(in: e, where: { $0.people.first { $0.id == id }?.speaking ?? false }) {
+                plot.spans.append(
+                    Plot.Span(
+                        from: span.0, to: span.1, color: speakerColors[row % speakerColors.count], height: 0.05,
+                        row: row))
+            }
+        }
+        plot.series.append(
+            Plot.Series(
+                name: "head (\(run.law))", points: e.samples.map { ($0.time, $0.yaw * degrees) },
+                color: lawColors[run.law] ?? .black, thickness: 3))
+        if !plot.spans.isEmpty { plot.notes.append(("strips: who speaks", speakerColors[0])) }
         return plot
     }
 
@@ -133,7 +171,10 @@ enum BenchPlots {
             }
             written.append(path)
         }
-        for run in runs { try save(errorOverTime(run), "error-\(run.scene)-\(run.law).png") }
+        for run in runs {
+            try save(errorOverTime(run), "error-\(run.scene)-\(run.law).png")
+            try save(bearings(run), "bearings-\(run.scene)-\(run.law).png")
+        }
         let scenes = runs.map(\.scene).reduce(into: [String]()) { if !$0.contains($1) { $0.append($1) } }
         for scene in scenes {
             if let plot = stepResponse(runs.filter { $0.scene == scene }) { try save(plot, "steps-\(scene).png") }

@@ -202,9 +202,10 @@ import Testing
         #expect(blocks >= 50, "\(blocks) blocks in \(summary.wallSeconds) s")  // 125 when the machine keeps up
         // A sanitized build may analyse too slowly to keep every block; those it loses are counted.
         if !Sanitizer.isActive { #expect(summary.audioBlocksDropped == 0) }
-        // Heard from 0.3 s + the confirmation; the run lasts about 2.5 s.
+        // Heard from 0.3 s + the confirmation; the run lasts about 2.5 s. A sanitized build on a
+        // busy machine analyses a few frames a second: there she need only be heard at all.
         #expect(
-            summary.framesWithSpeaker >= 20,
+            summary.framesWithSpeaker >= (Sanitizer.isActive ? 1 : 20),
             "\(summary.framesWithSpeaker) of \(summary.frames) in \(summary.wallSeconds) s; \(summary.report())")
         #expect(summary.report().contains("audio: \(blocks) blocks"))
     }

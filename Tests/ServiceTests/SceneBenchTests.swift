@@ -105,11 +105,59 @@ import Tracking
         )
         let trace = try String(contentsOfFile: directory + "/traces/occlusion-pid.csv", encoding: .utf8)
         #expect(trace.split(separator: "\n").count == 41 && trace.hasPrefix(TraceRow.csvHeader))
-        for plot in ["error-steps-dock.png", "error-occlusion-pid.png", "latency.png"] {
+        for plot in ["error-steps-dock.png", "error-occlusion-pid.png", "bearings-occlusion-dock.png", "latency.png"] {
             let image = try Frame.read(contentsOf: directory + "/plots/" + plot)
             #expect(image.size == PixelSize(width: 1000, height: 400), "\(plot)")
         }
         #expect(notes.contains { $0.contains("report written to") })
+        try checkThePage(directory)
+    }
+
+    /// report.html stands alone (its plots inline) and a browser draws it; `--compare` against an
+    /// earlier report, one figure of which was worse, says that figure got better.
+    func checkThePage(_ directory: String) throws {
+        let page = try String(contentsOfFile: directory + "/report.html", encoding: .utf8)
+        #expect(page.components(separatedBy: "src=\"data:image/png;base64,").count == 9, "2 plots × 4 runs")
+        #expect(page.contains("id=\"run-occlusion-pid\"") && page.contains("href=\"traces/occlusion-pid.csv\""))
+        #expect(!page.contains("http://") && !page.contains("https://"), "nothing from the network")
+        // Drawn: the overview's tables, then the first card's plots in colour.
+        let shot = try HeadlessBrowser.screenshot(
+            "file://" + directory + "/report.html", milliseconds: 3000, width: 1280, height: 2000)
+        // The dock law's blue: the head's line in the bearing plot and the error's line.
+        var blue = 0
+        for i in stride(from: 0, to: shot.pixels.count, by: 3) {
+            let (b, g, r) = (Int(shot.pixels[i]), Int(shot.pixels[i + 1]), Int(shot.pixels[i + 2]))
+            if abs(b - 220) < 30 && abs(g - 110) < 30 && abs(r - 20) < 30 { blue += 1 }
+        }
+        #expect(blue > 3000, "\(blue) pixels of the dock law's blue")
+
+        // The earlier run: the same, but steps under dock centred worse and nothing else moved.
+        let earlier = Fixtures.temporaryDirectory("bench-earlier")
+        var json = try #require(
+            try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: directory + "/report.json")))
+                as? [String: Any])
+        var laws = try #require(json["laws"] as? [String: Any])
+        var dock = try #require(laws["dock"] as? [String: Any])
+        var scenes = try #require(dock["scenes"] as? [String: Any])
+        var steps = try #require(scenes["steps"] as? [String: Any])
+        let rms = try #require(steps["centering_rms_deg"] as? Double)
+        steps["centering_rms_deg"] = rms + 5
+        scenes["steps"] = steps
+        dock["scenes"] = scenes
+        laws["dock"] = dock
+        json["laws"] = laws
+        try JSONSerialization.data(withJSONObject: json).write(to: URL(fileURLWithPath: earlier + "/report.json"))
+        let command = try BenchCommand(arguments: [
+            Fixtures.repositoryRoot + "/scenes/steps.json", "--laws", "dock", "--frames", "40", "--report",
+            directory + "-again", "--compare", earlier, "--quiet", "--models", Fixtures.repositoryRoot + "/models",
+            "--media", Fixtures.repositoryRoot + "/.cache/media",
+        ])
+        let text = try command.run { _ in }
+        let line = String(format: "dock, steps: RMS ° %.2f → %.2f (better)", rms + 5, rms)
+        #expect(text.contains(line), "\(text)")
+        #expect(!text.contains("(worse)"), "lock-step is deterministic: \(text)")
+        let again = try String(contentsOfFile: directory + "-again/report.html", encoding: .utf8)
+        #expect(again.contains("<h3 class=better>Better: 1</h3>") && again.contains("<h3 class=worse>Worse: 0</h3>"))
     }
 
     @Test func benchRefusesABadSceneBeforeRunningAny() throws {

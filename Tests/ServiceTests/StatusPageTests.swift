@@ -14,46 +14,17 @@ import Testing
 /// Scripts/setup): it loads over TCP with the token, runs its script against the control API
 /// and shows the state the service is in.
 @Suite(.serialized, .tags(.process), .notInFastRuns) struct StatusPageTests {
-    static let browser = "/usr/bin/chromium-headless-shell"
+    static let browser = HeadlessBrowser.path
 
     /// The page's DOM after the browser ran it for `milliseconds` of real time. (Virtual time
     /// never runs out here: the page's event stream and preview keep the network busy.)
     func renderedPage(_ url: String, milliseconds: Int = 4000) throws -> String {
-        try browse(url, milliseconds: milliseconds, output: ["--dump-dom"])
+        try HeadlessBrowser.run(url, milliseconds: milliseconds, output: ["--dump-dom"])
     }
 
     /// The page as the browser drew it after `milliseconds`, 1280×900.
     func screenshot(_ url: String, milliseconds: Int = 6000) throws -> Frame {
-        let path = Fixtures.temporaryDirectory("screenshot") + "/page.png"
-        _ = try browse(url, milliseconds: milliseconds, output: ["--window-size=1280,900", "--screenshot=\(path)"])
-        return try Frame.read(contentsOf: path)
-    }
-
-    /// Runs the headless browser on `url`; what it prints.
-    private func browse(_ url: String, milliseconds: Int, output: [String]) throws -> String {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: Self.browser)
-        let profile = Fixtures.temporaryDirectory("chromium")
-        defer { try? FileManager.default.removeItem(atPath: profile) }
-        process.arguments =
-            [
-                "--headless", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--no-first-run",
-                "--user-data-dir=\(profile)", "--timeout=\(milliseconds)",
-            ] + output + [url]
-        let out = Pipe()
-        process.standardOutput = out
-        process.standardError = FileHandle.nullDevice
-        try process.run()
-        // A browser that does not finish is killed, so the suite never waits on it.
-        let pid = process.processIdentifier
-        let finished = Protected(false)
-        DispatchQueue.global().asyncAfter(deadline: .now() + .seconds(60)) {
-            if !finished.withLock({ $0 }) { kill(pid, SIGKILL) }
-        }
-        let data = out.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        finished.withLock { $0 = true }
-        return String(decoding: data, as: UTF8.self)
+        try HeadlessBrowser.screenshot(url, milliseconds: milliseconds)
     }
 
     @Test func theBrowserShowsTheTrackedSubjectsAndTheFramingMode() throws {
