@@ -100,30 +100,35 @@ extension BenchCommand {
             progress("the real-time rig at 720p30 with video out for 20 s, for the output latency")
             report.outputLatency = try OutputLatency.measure(base: configuration)
         }
-        var changes: [String] = []
-        if let directory = reportDirectory {
-            // The earlier report is read first: it may be the directory this one replaces.
-            let comparison = try compareDirectory.map { dir throws(SessionError) in
-                try BenchComparison(earlier: dir, report: report)
-            }
-            _ = try BenchPlots.write(runs, to: directory + "/plots")
-            let page = BenchHTMLReport(report: report, directory: directory, comparison: comparison)
-            for (name, text) in [
-                ("report.html", page.html), ("report.json", report.jsonText + "\n"), ("summary.md", report.markdown),
-            ] {
-                try Self.write(text, to: "\(directory)/\(name)")
-            }
-            progress(
-                "report written to \(directory) (report.html, report.json, summary.md, traces/, plots/\(writeVideos ? ", videos/" : ""))"
-            )
-            if let comparison {
-                changes =
-                    ["", "against \(comparison.earlier):"]
-                    + (comparison.lines.isEmpty
-                        ? ["  no figure moved by more than 1 %"] : comparison.lines.map { "  " + $0 })
-            }
-        }
+        let changes =
+            try reportDirectory.map { directory throws(SessionError) in
+                try writeReport(report, runs: runs, to: directory, progress: progress)
+            } ?? []
         return json ? report.jsonText : ([report.text] + changes).joined(separator: "\n")
+    }
+
+    /// Writes the report's files into `directory`; returns the lines that say what changed
+    /// against the earlier report (`--compare`), if one was named.
+    private func writeReport(
+        _ report: BenchReport, runs: [SceneRun], to directory: String, progress: (String) -> Void
+    ) throws(SessionError) -> [String] {
+        // The earlier report is read first: it may be the directory this one replaces.
+        let comparison = try compareDirectory.map { dir throws(SessionError) in
+            try BenchComparison(earlier: dir, report: report)
+        }
+        _ = try BenchPlots.write(runs, to: directory + "/plots")
+        let page = BenchHTMLReport(report: report, directory: directory, comparison: comparison)
+        for (name, text) in [
+            ("report.html", page.html), ("report.json", report.jsonText + "\n"), ("summary.md", report.markdown),
+        ] {
+            try Self.write(text, to: "\(directory)/\(name)")
+        }
+        progress(
+            "report written to \(directory) (report.html, report.json, summary.md, traces/, plots/\(writeVideos ? ", videos/" : ""))"
+        )
+        guard let comparison else { return [] }
+        return ["", "against \(comparison.earlier):"]
+            + (comparison.lines.isEmpty ? ["  no figure moved by more than 1 %"] : comparison.lines.map { "  " + $0 })
     }
 
     /// A run's per-frame trace, and with `audio` the front end's windows for its scene.
