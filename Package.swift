@@ -97,8 +97,8 @@ let package = Package(
         .target(
             name: "BenchRunner",
             dependencies: [
-                "Bench", "CameraOutputs", "CameraSimulation", "Control", "DockCore", "Imaging", "Options", "PeerBench",
-                "Perception", "Pipeline", "SceneFiles", "Simulation", "Tracking",
+                "Bench", "CameraOutputs", "CameraSimulation", "Capture", "Control", "DockCore", "Imaging", "Options",
+                "PeerBench", "Perception", "Pipeline", "SceneFiles", "Simulation", "Tracking",
             ]),
         // The detection path measured on its own: accuracy on labelled sets, decoding speed.
         .target(

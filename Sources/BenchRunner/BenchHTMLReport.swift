@@ -20,6 +20,12 @@ struct BenchHTMLReport {
         body.append(
             "<p class=meta>\(Self.escape(report.machine)) · \(Self.stamp(date)) · \(scenes.count) scenes · laws "
                 + report.laws.map(Self.escape).joined(separator: ", ") + "</p>")
+        let proposed = scenes.filter { scene in report.runs.contains { $0.scene == scene && $0.truthIsProposed } }
+        if !proposed.isEmpty {
+            body.append(
+                "<p class=proposed>Proposed truth, not checked (dockctl label): "
+                    + proposed.map(Self.escape).joined(separator: ", ") + ". Their figures are only as good.</p>")
+        }
         if let comparison { body.append(Self.changes(comparison)) }
         for law in report.laws { body.append(overview(law)) }
         body.append("<h2>Scenes</h2>")
@@ -46,6 +52,7 @@ struct BenchHTMLReport {
         .card{border:1px solid #ccc;border-radius:6px;padding:12px;margin:16px 0}
         .card img{width:100%;max-width:1000px;display:block;margin:6px 0}
         .better{color:#17723a}.worse{color:#b3261e}.timing{color:#666}
+        .proposed{background:#fff4d6;padding:4px 8px;border-radius:4px}
         """
 
     /// One law's scenes and overall, the headline figures.
@@ -74,6 +81,10 @@ struct BenchHTMLReport {
         let name = "\(run.scene)-\(run.law)"
         var out = ["<div class=card id=\"\(Self.anchor(run.scene, run.law))\">"]
         out.append("<h3>\(Self.escape(run.scene)) · \(Self.escape(run.law))</h3>")
+        if run.truthIsProposed {
+            out.append(
+                "<p class=proposed>Proposed truth (dockctl label), not checked: the figures are only as good.</p>")
+        }
         for plot in ["bearings-\(name).png", "error-\(name).png"] {
             if let data = FileManager.default.contents(atPath: "\(directory)/plots/\(plot)") {
                 out.append(

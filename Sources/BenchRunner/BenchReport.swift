@@ -179,6 +179,12 @@ public struct BenchReport: Sendable {
 
     public var markdown: String {
         var lines = ["# OpenDock closed-loop benchmark", "", "Machine: \(machine)", ""]
+        let proposed = runs.filter(\.truthIsProposed).map(\.scene).reduce(into: [String]()) {
+            if !$0.contains($1) { $0.append($1) }
+        }
+        if !proposed.isEmpty {
+            lines += ["Proposed truth, not checked (dockctl label): \(proposed.joined(separator: ", ")).", ""]
+        }
         for law in laws {
             let mine = runs.filter { $0.law == law }
             let rows = mine.map { ($0.scene, $0.figures) } + [("**overall**", Self.overall(mine))]

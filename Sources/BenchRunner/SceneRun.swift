@@ -42,6 +42,8 @@ public struct SceneRun: Sendable {
     public let framing: Framing
     /// The audio front end's own figures against the truth (generated scenes with speech).
     public var audioFrontEnd: AudioFrontEndFigures?
+    /// Its scene's truth was proposed by `dockctl label`, unchecked: the figures are only as good.
+    public var truthIsProposed = false
     /// A fixed camera's run, which has no head and so none of the head's figures.
     public var fixedCamera: Bool { framing == .fixedCrop }
 
@@ -112,6 +114,7 @@ public struct SceneRun: Sendable {
             peakResidentBytes: ProcessResources.peakResidentBytes(), trackRate: configuration.trackRate,
             detectorFallback: session.detectorFallback, audioNote: session.audioNote, digitalFraming: crop,
             framing: framing, audioFrontEnd: frontEnd)
+        run.truthIsProposed = scene.truthIsProposed
         // Judged with the zoom on or off alike, so the two can be compared.
         if scene.zoomLens != nil {
             run.zoom = ZoomEvaluation(

@@ -59,7 +59,15 @@ struct FrameRecorder {
             sequence: p.frame.stamp.sequence, time: time, yaw: p.pose.y, pitch: p.pose.x,
             commandYaw: command.y, commandPitch: command.x, selectedID: p.framed.first?.id,
             subjects: p.subjects.map { ($0.id, $0.rect.x, $0.rect.y, $0.rect.width, $0.rect.height) })
-        if configuration.keepFrameRecords { summary.trace.append(row) }
+        if configuration.keepFrameRecords {
+            summary.trace.append(row)
+            summary.subjectsByFrame.append(
+                p.subjects.map {
+                    SubjectRecord(
+                        person: identities.number(for: $0.uuid), kind: $0.kind, rect: $0.rect,
+                        speaking: p.speaking[$0.uuid])
+                })
+        }
         if let traceFile {
             traceFile.append(row)
             // Losing the trace must not stop the tracking either: said once (its notice), and the run goes on.

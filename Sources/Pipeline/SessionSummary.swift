@@ -62,6 +62,8 @@ public struct SessionSummary: Sendable {
     public var traceError: String?
     /// One row per frame, when kept in memory; see `TraceRow`.
     public var trace: [TraceRow] = []
+    /// Beside each trace row kept in memory: the frame's subjects by person (see `SubjectRecord`).
+    public var subjectsByFrame: [[SubjectRecord]] = []
     /// Truth and decisions per frame, when the source has ground truth (see `SceneEvaluation`).
     public var frameSamples: [FrameSample] = []
 
@@ -178,4 +180,14 @@ public struct SessionSummary: Sendable {
         }
         return lines.joined(separator: "\n")
     }
+}
+
+/// A subject as one frame showed it: the run's number for the person (the same for their face
+/// and body tracks, and across a track lost and found again), its kind and unit rect
+/// (lower-left origin), and its speakingConfidence when speakers are followed.
+public struct SubjectRecord: Sendable, Hashable {
+    public var person: Int
+    public var kind: ObservationKind
+    public var rect: NormalizedRect
+    public var speaking: Double?
 }

@@ -31,6 +31,8 @@ public struct BenchScene: Sendable {
     /// "right-left"`): what a pair wired the other way round sounds like.
     public var micWiringSwapped = false
     public var primaryID: Int?
+    /// The truth was proposed by `dockctl label` and nobody has checked it (`truth.proposed`).
+    public var truthIsProposed = false
     public var steps: [Double] = []
 
     public init(name: String, world: World, worldFieldOfView: Double) {
@@ -121,6 +123,7 @@ public struct BenchScene: Sendable {
         }
         if let truthFields {
             scene.primaryID = try truthFields.integer("primary", in: 0...1_000_000)
+            scene.truthIsProposed = try truthFields.bool("proposed") ?? false
             scene.steps = try truthFields.numbers("steps_s") ?? []
             let known: [Int] =
                 switch world {

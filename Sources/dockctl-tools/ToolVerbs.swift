@@ -96,6 +96,11 @@ let toolVerbs: [ToolVerb] = [
     ToolVerb(name: "bench", help: BenchCommand.help) { arguments throws(ToolExit) in
         try parsed({ try BenchCommand(arguments: arguments) }) { print(try $0.run(progress: progress)) }
     },
+    ToolVerb(name: "label", help: LabelCommand.help) { arguments throws(ToolExit) in
+        try parsed({ try LabelCommand(arguments: arguments) }) { label in
+            for line in try label.run(progress: progress) { print(line) }
+        }
+    },
     ToolVerb(name: "scenes", help: ScenesCommand.help) { arguments throws(ToolExit) in
         do {
             for line in try ScenesCommand.run(arguments: arguments) { print(line) }

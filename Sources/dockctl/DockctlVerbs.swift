@@ -38,6 +38,8 @@ let dockctlVerbs: [DockctlVerb] =
         DockctlVerb(
             name: "bench", runner: .tools,
             summary: "the pipeline in closed loop on scene files: tracking figures, peers, report"),
+        DockctlVerb(
+            name: "label", runner: .tools, summary: "a scene proposed from a recording: its faces and who speaks"),
         DockctlVerb(name: "scenes", runner: .tools, summary: "write the generated scene suite, or check scene files"),
         DockctlVerb(
             name: "soak", runner: .tools,

@@ -160,6 +160,47 @@ import Tracking
         #expect(again.contains("<h3 class=better>Better: 1</h3>") && again.contains("<h3 class=worse>Worse: 0</h3>"))
     }
 
+    /// A recording with no labels to a benchmark in two commands: `dockctl label`, then
+    /// `dockctl bench`. The proposal's faces are checked against the clip's hand-checked labels.
+    @Test func aRecordingWithNoLabelsIsBenchmarkedInTwoCommands() throws {
+        let directory = Fixtures.temporaryDirectory("label")
+        let models = Fixtures.repositoryRoot + "/models"
+        let out = directory + "/megamind.json"
+        let label = try LabelCommand(arguments: [
+            try Fixtures.mediaPath("opencv/Megamind.avi"), "--frames", "96", "--out", out, "--models", models,
+        ])
+        let said = try label.run { _ in }
+        #expect(said.count == 1 && said[0].hasPrefix(out) && said[0].contains("proposed"), "\(said)")
+        let scene = try BenchScene.load(path: out)
+        let checked = try BenchScene.load(path: Fixtures.repositoryRoot + "/scenes/clips/megamind.json")
+        guard case .video(_, let proposed) = scene.world, case .video(_, let truth) = checked.world else {
+            Issue.record("not recordings")
+            return
+        }
+        #expect(scene.truthIsProposed && !checked.truthIsProposed && !proposed.people.isEmpty)
+        // Every checked face in the first 96 frames has a proposed box on it.
+        var faces = 0
+        var found = 0
+        for frame in stride(from: 0, to: 96, by: 4) {
+            let mine = proposed.groundTruth(sequence: UInt64(frame)).map(\.face)
+            for face in truth.groundTruth(sequence: UInt64(frame)).map(\.face) {
+                faces += 1
+                if mine.contains(where: { $0.intersectionOverUnion(face) > 0.5 }) { found += 1 }
+            }
+        }
+        #expect(faces > 20 && Double(found) >= 0.8 * Double(faces), "\(found) of \(faces) checked faces")
+
+        let bench = try BenchCommand(arguments: [
+            out, "--laws", "dock", "--frames", "96", "--report", directory + "/report", "--quiet", "--models", models,
+            "--media", Fixtures.repositoryRoot + "/.cache/media",
+        ])
+        #expect(try bench.run { _ in }.contains("control law: dock"))
+        let page = try String(contentsOfFile: directory + "/report/report.html", encoding: .utf8)
+        #expect(page.contains("Proposed truth, not checked (dockctl label): megamind."))
+        let summary = try String(contentsOfFile: directory + "/report/summary.md", encoding: .utf8)
+        #expect(summary.contains("Proposed truth, not checked (dockctl label): megamind."))
+    }
+
     @Test func benchRefusesABadSceneBeforeRunningAny() throws {
         let directory = Fixtures.temporaryDirectory("bench-bad")
         let bad = directory + "/bad.json"
