@@ -96,6 +96,17 @@ import Testing
         #expect(
             warned.first?.line.contains("1 of 90 frames damaged or flagged and 3 lost by the driver") == true,
             "\(warned.first?.line ?? "")")
+        // One frame lost in three seconds is a busy moment, said but not warned of; two are warned of.
+        for (gaps, status) in [(1, DoctorCommand.Status.ok), (2, .warning)] {
+            let hiccup = CameraFixtures.webcam()
+            hiccup.append(
+                Array(repeating: .frame(jpeg), count: 40) + [.lost(gaps)] + Array(repeating: .frame(jpeg), count: 60))
+            surroundings.video = hiccup
+            let found = try tried(
+                ["--camera", hiccup.path, "--size", "512x512", "--fps", "30"], surroundings: surroundings)
+            #expect(found.first?.status == status, "\(DoctorCommand.describe(found))")
+            #expect(found.first?.line.contains("\(gaps) lost by the driver") == true, "\(found.first?.line ?? "")")
+        }
     }
 }
 
