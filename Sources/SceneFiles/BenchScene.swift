@@ -316,7 +316,8 @@ public struct BenchScene: Sendable {
         c.noiseSigma = try fields.number("noise_sigma", in: 0...50) ?? 0
         c.seed = UInt64(try fields.integer("seed", in: 0...Int(Int32.max)) ?? 1)
         if let recorded = try fields.object("recorded_speech") {
-            c.recordedSpeech = try readRecordedSpeech(recorded, people: &c.people, resolve: resolve)
+            c.recordedSpeech = try readRecordedSpeech(
+                recorded, people: &c.people, duration: c.resolvedDuration, resolve: resolve)
         }
         if let room = try fields.object("room") {
             c.room = try readRoom(room, people: c.people, duration: c.resolvedDuration)

@@ -30,7 +30,7 @@ public struct LabelledVideo: Sendable {
         self.frameRate = frameRate
     }
 
-    var duration: Double { Double(frameCount) / frameRate }
+    public var duration: Double { Double(frameCount) / frameRate }
 
     /// Whether a box (pixels, top-left origin) has its centre in the picture.
     func contains(_ box: PixelRect) -> Bool {

@@ -8,8 +8,10 @@ import Simulation
 public enum RTTMLabels {
     static let names = ["type", "file", "channel", "start", "duration", "orthography", "subtype", "name"]
 
+    /// Turns within `duration` seconds (one running past it is cut there); `speakersKey` is the
+    /// scene key whose map names the speakers, for the message when one is missing.
     public static func speech(
-        _ text: String, speakers: [String: Int], video: LabelledVideo
+        _ text: String, speakers: [String: Int], duration: Double, speakersKey: String = "rttm_speakers"
     ) throws(LabelFileError) -> [LabelledTruth.Speech] {
         var speech: [LabelledTruth.Speech] = []
         let lines = LabelLine.lines(of: text, names: names, separators: { $0 == " " || $0 == "\t" }, comment: ";")
@@ -18,12 +20,12 @@ public enum RTTMLabels {
                 throw line.error(line.fields.count, "a SPEAKER line has ten fields, the speaker's name the eighth")
             }
             let start = try line.number(3)
-            let duration = try line.number(4)
+            let length = try line.number(4)
             guard start >= 0 else { throw line.error(3, "a turn cannot start before the video") }
-            guard duration > 0 else { throw line.error(4, "a turn lasts more than 0 s") }
+            guard length > 0 else { throw line.error(4, "a turn lasts more than 0 s") }
             // A turn may run a little past the last frame (the sound is often longer).
-            guard start < video.duration else {
-                throw line.error(3, "\(line.fields[3]) s is after the video's end (\(format(video.duration)) s)")
+            guard start < duration else {
+                throw line.error(3, "\(line.fields[3]) s is after the video's end (\(format(duration)) s)")
             }
             let name = String(line.fields[7])
             guard let person = speakers[name] else {
@@ -32,7 +34,7 @@ public enum RTTMLabels {
                     7, "speaker \(name) is given to no person (rttm_speakers has \(known.isEmpty ? "none" : known))")
             }
             speech.append(
-                LabelledTruth.Speech(id: person, span: TimeSpan(start, min(start + duration, video.duration))))
+                LabelledTruth.Speech(id: person, span: TimeSpan(start, min(start + length, duration))))
         }
         return speech
     }

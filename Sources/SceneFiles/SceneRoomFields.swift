@@ -65,7 +65,7 @@ extension BenchScene {
     /// `recorded_speech`: a WAV of a conversation, its RTTM turn labels, and which person voices
     /// each labelled speaker; it sets those people's `speaking` spans.
     static func readRecordedSpeech(
-        _ fields: JSONFields, people: inout [ScenePerson], resolve: (String) -> String
+        _ fields: JSONFields, people: inout [ScenePerson], duration: Double, resolve: (String) -> String
     ) throws(JSONFieldError) -> RecordedSpeech {
         guard let wav = try fields.string("wav").map(resolve), FileManager.default.isReadableFile(atPath: wav) else {
             throw fields.error("wav", "is required and must be readable (Scripts/setup fetches the clips)")
@@ -82,9 +82,11 @@ extension BenchScene {
                 names[label] = id
             } ?? []
         let turns: [RecordedSpeech.Turn]
-        do { turns = try RecordedSpeech.turns(rttm: text, people: names) } catch {
-            throw fields.error("rttm", "\(rttm): \(error)")
-        }
+        do {
+            turns = try RTTMLabels.speech(text, speakers: names, duration: duration, speakersKey: "speakers").map {
+                RecordedSpeech.Turn(person: $0.id, span: $0.span)
+            }
+        } catch { throw fields.error("rttm", "\(rttm): \(error)") }
         for index in people.indices {
             guard people[index].speaking.isEmpty else {
                 throw fields.error(

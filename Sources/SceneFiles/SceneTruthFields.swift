@@ -127,7 +127,7 @@ extension BenchScene {
         }
         if let rttm = try text("rttm") {
             guard speech == nil else { throw fields.error("rttm", "give who speaks once: rttm or ava") }
-            do { speech = try RTTMLabels.speech(rttm.text, speakers: speakers, video: video) } catch {
+            do { speech = try RTTMLabels.speech(rttm.text, speakers: speakers, duration: video.duration) } catch {
                 throw fields.error("rttm", "\(rttm.path): \(error)")
             }
         }

@@ -73,35 +73,15 @@ public struct RecordedSpeech: Sendable, Hashable {
     public struct Turn: Sendable, Hashable {
         public var person: Int
         public var span: TimeSpan
+
+        public init(person: Int, span: TimeSpan) {
+            self.person = person
+            self.span = span
+        }
     }
 
     public init(path: String, turns: [Turn]) {
         self.path = path
         self.turns = turns
     }
-
-    /// The turns of an RTTM file ("SPEAKER file channel start duration … name …"), each
-    /// labelled speaker mapped to a person; a speaker not mapped is refused.
-    public static func turns(rttm text: String, people: [String: Int]) throws(SceneFileError) -> [Turn] {
-        var turns: [Turn] = []
-        for (number, line) in text.split(separator: "\n").enumerated() {
-            let fields = line.split(whereSeparator: { $0 == " " || $0 == "\t" })
-            guard !fields.isEmpty else { continue }
-            guard fields.count >= 8, fields[0] == "SPEAKER", let start = Double(fields[3]),
-                let duration = Double(fields[4]), duration > 0
-            else { throw SceneFileError("line \(number + 1) is not an RTTM SPEAKER line") }
-            let name = String(fields[7])
-            guard let person = people[name] else {
-                throw SceneFileError("line \(number + 1): speaker \(name) is not given to a person in \"speakers\"")
-            }
-            turns.append(Turn(person: person, span: TimeSpan(start, start + duration)))
-        }
-        return turns
-    }
-}
-
-/// A problem in a file a scene names (an RTTM file, a recording).
-public struct SceneFileError: Error, Sendable, CustomStringConvertible {
-    public let description: String
-    public init(_ description: String) { self.description = description }
 }

@@ -62,7 +62,7 @@ import Testing
 
     @Test func pyannotesSampleGivesEachTurnToItsPerson() throws {
         let text = try String(contentsOfFile: try Fixtures.mediaPath("conversation/sample.rttm"), encoding: .utf8)
-        let speech = try RTTMLabels.speech(text, speakers: ["speaker90": 1, "speaker91": 2], video: video)
+        let speech = try RTTMLabels.speech(text, speakers: ["speaker90": 1, "speaker91": 2], duration: video.duration)
         #expect(speech.count == 10 && Set(speech.map(\.id)) == [1, 2])
         #expect(speech[0].id == 1 && abs(speech[0].span.start - 6.69) < 1e-9 && abs(speech[0].span.end - 7.12) < 1e-9)
         // The last turn ends at 30 s, the video's end.
@@ -75,11 +75,11 @@ import Testing
             ;; a comment
             SPKR-INFO meeting 1 <NA> <NA> <NA> unknown alice <NA> <NA>
             SPEAKER meeting 1 1.5 2.0 <NA> <NA> alice <NA> <NA>
-            """, speakers: ["alice": 4], video: video)
+            """, speakers: ["alice": 4], duration: video.duration)
         #expect(speech.count == 1 && speech[0].id == 4 && speech[0].span == TimeSpan(1.5, 3.5))
         func refusal(_ line: String) -> String {
             do {
-                _ = try RTTMLabels.speech(line, speakers: ["alice": 4], video: video)
+                _ = try RTTMLabels.speech(line, speakers: ["alice": 4], duration: video.duration)
                 return "accepted"
             } catch { return error.description }
         }
