@@ -13,6 +13,9 @@ let expectedEvents = CommandLine.arguments.dropFirst().first.flatMap(Int.init) ?
 actor DockControlService {
     private var accessory: DockAccessory?
     private var trackingMode: TrackingMode = .system
+    /// Whether the docked accessory's configuration has reached dockd: a mode chosen before
+    /// then could be overtaken by the configuration's own choice.
+    private(set) var isConfigured = false
 
     enum TrackingMode {
         case system
@@ -27,8 +30,10 @@ actor DockControlService {
                 guard let newAccessory = stateChange.accessory else { continue }
                 accessory = newAccessory
                 try await configureAccessory(newAccessory)
+                isConfigured = true
             case .undocked:
                 accessory = nil
+                isConfigured = false
             @unknown default:
                 break
             }
@@ -136,7 +141,7 @@ print("waiting for a dock…")
 var found: DockAccessory?
 while found == nil {
     try await Task.sleep(for: .milliseconds(50))
-    if await service.isConnected { found = await service.dockedAccessory }
+    if await service.isConfigured { found = await service.dockedAccessory }
 }
 guard let accessory = found else { fatalError("unreachable") }
 print("connected to", accessory.identifier.name, "with system tracking", systemTracking())
