@@ -97,8 +97,9 @@ let package = Package(
         .target(
             name: "BenchRunner",
             dependencies: [
-                "Bench", "CameraOutputs", "CameraSimulation", "Capture", "Control", "DockCore", "Imaging", "Options",
-                "PeerBench", "Perception", "Pipeline", "SceneFiles", "Simulation", "Tracking",
+                "Bench", "CameraOutputs", "CameraSimulation", "Capture", "Control", "ControlClient", "ControlServer",
+                "DockCore", "Imaging", "Options", "PeerBench", "Perception", "Pipeline", "SceneFiles", "Simulation",
+                "Tracking",
             ]),
         // The detection path measured on its own: accuracy on labelled sets, decoding speed.
         .target(
@@ -179,7 +180,8 @@ let package = Package(
         .testTarget(
             name: "DockKitTests", dependencies: ["DockCore", "DockKit", "Motion", "Spatial", "TestSupport", "Tracking"]),
         .testTarget(name: "LayoutTests", dependencies: ["TestSupport"]),
-        .testTarget(name: "SceneFilesTests", dependencies: ["DockCore", "SceneFiles", "Simulation", "TestSupport"]),
+        .testTarget(
+            name: "SceneFilesTests", dependencies: ["DockCore", "Pipeline", "SceneFiles", "Simulation", "TestSupport"]),
         .testTarget(name: "BenchTests", dependencies: ["Bench", "DockCore", "TestSupport", "Tracking"]),
         .testTarget(
             name: "ServiceTests",

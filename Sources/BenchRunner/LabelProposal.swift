@@ -1,22 +1,17 @@
 import DockCore
 import Foundation
 import Pipeline
+import SceneFiles
+import Simulation
 
 /// A recording's truth as the pipeline proposes it: each person's face boxes (a face where the
 /// tracker had one, the body's box otherwise left out), thinned to keyframes, with the frames
 /// between two sightings more than half a second apart hidden; and each person's speech, the
 /// runs of frames where their speakingConfidence was at least a half.
 struct LabelProposal {
-    struct Person {
-        var id: Int
-        /// [frame, x, y, width, height], pixels from the top left.
-        var faces: [[Double]]
-        var hidden: [[Int]]
-    }
-
-    var people: [Person] = []
-    /// (person, from, to) in seconds.
-    var speech: [(Int, Double, Double)] = []
+    var truth: LabelledTruth
+    var people: [LabelledTruth.Person] { truth.people }
+    var speech: [LabelledTruth.Speech] { truth.speech }
 
     /// People seen for less than this are taken for false detections.
     static let shortest = 0.5
@@ -25,6 +20,7 @@ struct LabelProposal {
 
     init(frames: [[SubjectRecord]], frameRate: Double, size: PixelSize, every: Double) {
         self.size = size
+        truth = LabelledTruth(people: [], frameRate: frameRate)
         let coordinates = ImageCoordinates(size: size)
         var boxes: [Int: [(frame: Int, rect: PixelRect)]] = [:]
         var speaking: [Int: [Int]] = [:]
@@ -41,31 +37,35 @@ struct LabelProposal {
         for person in order {
             let seen = boxes[person]!
             guard Double(seen.count) / frameRate >= Self.shortest else { continue }
-            let id = people.count + 1
-            var faces: [[Double]] = []
-            var hidden: [[Int]] = []
+            let id = truth.people.count + 1
+            var keyframes: [LabelledTruth.Keyframe] = []
+            var hidden: [ClosedRange<Int>] = []
             for (index, sighting) in seen.enumerated() {
-                var keep = faces.isEmpty || index == seen.count - 1
+                var keep = keyframes.isEmpty || index == seen.count - 1
                 if index > 0, sighting.frame - seen[index - 1].frame > gap {
                     // Out of sight for a while: the stretch ends where they were last seen.
                     let previous = seen[index - 1]
-                    hidden.append([previous.frame + 1, sighting.frame - 1])
-                    if faces.last?[0] != Double(previous.frame) { faces.append(Self.row(previous)) }
+                    hidden.append((previous.frame + 1)...(sighting.frame - 1))
+                    if keyframes.last?.frame != previous.frame { keyframes.append(Self.keyframe(previous)) }
                     keep = true
                 }
-                if let last = faces.last, sighting.frame - Int(last[0]) >= step { keep = true }
-                if keep { faces.append(Self.row(sighting)) }
+                if let last = keyframes.last, sighting.frame - last.frame >= step { keep = true }
+                if keep { keyframes.append(Self.keyframe(sighting)) }
             }
-            people.append(Person(id: id, faces: faces, hidden: hidden))
+            truth.people.append(LabelledTruth.Person(id: id, keyframes: keyframes, hidden: hidden))
             for run in Self.runs(speaking[person] ?? [], joining: gap) where run.1 - run.0 >= 2 {
-                speech.append((id, Double(run.0) / frameRate, Double(run.1 + 1) / frameRate))
+                truth.speech.append(
+                    LabelledTruth.Speech(
+                        id: id, span: TimeSpan(Double(run.0) / frameRate, Double(run.1 + 1) / frameRate)))
             }
         }
     }
 
-    static func row(_ sighting: (frame: Int, rect: PixelRect)) -> [Double] {
+    static func keyframe(_ sighting: (frame: Int, rect: PixelRect)) -> LabelledTruth.Keyframe {
         let r = sighting.rect
-        return [Double(sighting.frame), r.x.rounded(), r.y.rounded(), r.width.rounded(), r.height.rounded()]
+        return LabelledTruth.Keyframe(
+            frame: sighting.frame,
+            face: PixelRect(x: r.x.rounded(), y: r.y.rounded(), width: r.width.rounded(), height: r.height.rounded()))
     }
 
     /// Consecutive frames (gaps up to `joining` bridged) as (first, last).
@@ -83,24 +83,17 @@ struct LabelProposal {
 
     /// The scene file, every key docs/scenes.md describes.
     func sceneText(video: String, audio: String?, fieldOfView: Double) -> String {
-        var truth: [String: Any] = [
-            "proposed": true,
-            "people": people.map { ["id": $0.id, "faces": $0.faces, "hidden": $0.hidden] as [String: Any] },
-        ]
-        if !speech.isEmpty {
-            truth["speech"] = speech.map { ["id": $0.0, "from_s": $0.1, "to_s": $0.2] as [String: Any] }
-        }
+        var fields = truth.sceneFields
+        fields["proposed"] = true
         var scene: [String: Any] = [
             "description":
                 "Proposed by dockctl label from \(video): the faces and speech the pipeline found, unchecked.",
             "world": ["video": video, "horizontal_fov_deg": fieldOfView],
             // The camera on the simulated head: as many pixels as the recording, half its field.
             "camera": ["width": size.width, "height": size.height, "horizontal_fov_deg": (fieldOfView / 2).rounded()],
-            "truth": truth,
+            "truth": fields,
         ]
         if let audio { scene["audio"] = audio }
-        let data =
-            (try? JSONSerialization.data(withJSONObject: scene, options: [.prettyPrinted, .sortedKeys])) ?? Data()
-        return String(decoding: data, as: UTF8.self) + "\n"
+        return LabelledTruth.sceneText(scene)
     }
 }

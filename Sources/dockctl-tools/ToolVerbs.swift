@@ -101,6 +101,11 @@ let toolVerbs: [ToolVerb] = [
             for line in try label.run(progress: progress) { print(line) }
         }
     },
+    ToolVerb(name: "review", help: ReviewCommand.help) { arguments throws(ToolExit) in
+        try parsed({ try ReviewCommand(arguments: arguments) }) { review in
+            for line in try review.run(progress: progress) { print(line) }
+        }
+    },
     ToolVerb(name: "scenes", help: ScenesCommand.help) { arguments throws(ToolExit) in
         do {
             for line in try ScenesCommand.run(arguments: arguments) { print(line) }

@@ -40,6 +40,9 @@ let dockctlVerbs: [DockctlVerb] =
             summary: "the pipeline in closed loop on scene files: tracking figures, peers, report"),
         DockctlVerb(
             name: "label", runner: .tools, summary: "a scene proposed from a recording: its faces and who speaks"),
+        DockctlVerb(
+            name: "review", runner: .tools,
+            summary: "check and fix a recording's proposed truth in the browser, then mark it checked"),
         DockctlVerb(name: "scenes", runner: .tools, summary: "write the generated scene suite, or check scene files"),
         DockctlVerb(
             name: "soak", runner: .tools,

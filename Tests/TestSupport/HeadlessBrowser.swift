@@ -35,12 +35,24 @@ public enum HeadlessBrowser {
     }
 
     /// The page as the browser drew it after `milliseconds`, in a window of `width`×`height`.
-    public static func screenshot(_ url: String, milliseconds: Int, width: Int = 1280, height: Int = 900) throws
-        -> Frame
-    {
+    /// With `settled`, the page's time runs only while the network is quiet: a page that loads
+    /// its content by script is drawn after it has (a page that streams never settles).
+    public static func screenshot(
+        _ url: String, milliseconds: Int, width: Int = 1280, height: Int = 900, settled: Bool = false
+    ) throws -> Frame {
         let file = Fixtures.temporaryDirectory("screenshot") + "/page.png"
         _ = try run(
-            url, milliseconds: milliseconds, output: ["--window-size=\(width),\(height)", "--screenshot=\(file)"])
+            url, milliseconds: settled ? 30_000 : milliseconds,
+            output: (settled ? [virtualTime(milliseconds)] : [])
+                + ["--window-size=\(width),\(height)", "--screenshot=\(file)"])
         return try Frame.read(contentsOf: file)
     }
+
+    /// The page's DOM once it has run for `milliseconds` of its own time, which stands still
+    /// while a request is under way: what a script that loads its content made of the page.
+    public static func settledDOM(_ url: String, milliseconds: Int) throws -> String {
+        try run(url, milliseconds: 30_000, output: [virtualTime(milliseconds), "--dump-dom"])
+    }
+
+    static func virtualTime(_ milliseconds: Int) -> String { "--virtual-time-budget=\(milliseconds)" }
 }
