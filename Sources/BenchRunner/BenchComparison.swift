@@ -21,6 +21,8 @@ public struct BenchComparison: Sendable {
 
     /// Where the earlier report was read from.
     public let earlier: String
+    /// The commits the earlier run and this one measured, when their reports say.
+    public var commits: (before: String?, after: String?) = (nil, nil)
     public let changes: [Change]
 
     /// Figures a lower value of is better; the rest of the judged ones are better higher.
@@ -60,6 +62,7 @@ public struct BenchComparison: Sendable {
             throw SessionError("--compare: cannot read \(path) (a directory a bench --report wrote)")
         }
         earlier = directory
+        commits = (root["commit"] as? String, report.commit)
         var changes: [Change] = []
         for law in report.laws {
             guard let old = laws[law] as? [String: Any] else { continue }
@@ -87,6 +90,12 @@ public struct BenchComparison: Sendable {
         self.changes = changes
     }
 
+    /// "DIR (commit a1b2c3d → e4f5a6b)": what the figures are against.
+    public var heading: String {
+        guard commits.before != nil || commits.after != nil else { return earlier }
+        return "\(earlier) (commit \(commits.before ?? "unknown") → \(commits.after ?? "unknown"))"
+    }
+
     /// A figure as report.json writes it: a number, "never" (infinite), or null.
     static func number(_ value: Any?) -> Double? {
         if let text = value as? String, text == "never" { return .infinity }
@@ -94,11 +103,15 @@ public struct BenchComparison: Sendable {
         return number.doubleValue
     }
 
-    /// One line a change: "dock, steps: RMS ° 1.20 → 0.95 (better)".
+    /// One line a judged change: "dock, steps: RMS ° 1.20 → 0.95 (better)"; the timing and
+    /// memory changes counted in one line (report.html lists them).
     public var lines: [String] {
-        changes.map { c in
+        let judged = changes.filter { $0.verdict != .timing }.map { c in
             let format = { (v: Double) in v.isInfinite ? "never" : String(format: "%.2f", v) }
             return "\(c.law), \(c.scene): \(c.label) \(format(c.before)) → \(format(c.after)) (\(c.verdict.rawValue))"
         }
+        let timing = changes.count - judged.count
+        return judged
+            + (timing == 0 ? [] : ["\(timing) timing and memory figures moved (the machine's load; not judged)"])
     }
 }

@@ -18,7 +18,8 @@ struct BenchHTMLReport {
         var body = ["<h1>OpenDock closed-loop benchmark</h1>"]
         let scenes = report.runs.map(\.scene).reduce(into: [String]()) { if !$0.contains($1) { $0.append($1) } }
         body.append(
-            "<p class=meta>\(Self.escape(report.machine)) · \(Self.stamp(date)) · \(scenes.count) scenes · laws "
+            "<p class=meta>\(Self.escape(report.machine)) · \(Self.stamp(date)) · commit "
+                + Self.escape(report.commit ?? "unknown") + " · \(scenes.count) scenes · laws "
                 + report.laws.map(Self.escape).joined(separator: ", ") + "</p>")
         let proposed = scenes.filter { scene in report.runs.contains { $0.scene == scene && $0.truthIsProposed } }
         if !proposed.isEmpty {
@@ -51,8 +52,9 @@ struct BenchHTMLReport {
         th:first-child,td:first-child{text-align:left}
         .card{border:1px solid #ccc;border-radius:6px;padding:12px;margin:16px 0}
         .card img{width:100%;max-width:1000px;display:block;margin:6px 0}
-        .better{color:#17723a}.worse{color:#b3261e}.timing{color:#666}
+        .better{color:#17723a}.worse{color:#b3261e}.timing{color:#666}summary h3{display:inline}
         .proposed{background:#fff4d6;padding:4px 8px;border-radius:4px}
+        td.met{color:#17723a}td.unmet{color:#b3261e;font-weight:bold}.goals{color:#444}
         """
 
     /// One law's scenes and overall, the headline figures.
@@ -60,12 +62,17 @@ struct BenchHTMLReport {
         let mine = report.runs.filter { $0.law == law }
         let rows = mine.map { ($0.scene, $0.figures) } + [("overall", BenchReport.overall(mine))]
         guard let first = rows.first?.1 else { return "" }
-        let keys = first.filter { BenchReport.compactKeys.contains($0.key) }
+        let columns = BenchReport.summaryColumns(rows.map(\.1))
+        let keys = columns.compactMap { key in first.first { $0.key == key } }
         var out = ["<h2>Control law \(Self.escape(law))</h2>", "<table><tr><th>scene</th>"]
         out.append(keys.map { "<th>\(Self.escape($0.label))</th>" }.joined() + "</tr>")
-        for (scene, figures) in rows {
-            let cells = figures.filter { BenchReport.compactKeys.contains($0.key) }.map {
-                "<td>\(Self.escape($0.text))</td>"
+        for (index, (scene, figures)) in rows.enumerated() {
+            let goals = index < mine.count ? BenchGoal.check(mine[index]) : []
+            let cells = columns.compactMap { key in figures.first { $0.key == key } }.map { figure in
+                let check = goals.first { $0.goal.key == figure.key }
+                let mark =
+                    check.map { " class=\($0.met ? "met" : "unmet") title=\"goal \(Self.escape($0.goal.text))\"" } ?? ""
+                return "<td\(mark)>\(Self.escape(figure.text))</td>"
             }
             let name =
                 scene == "overall"
@@ -73,6 +80,16 @@ struct BenchHTMLReport {
             out.append("<tr><td>\(name)</td>" + cells.joined() + "</tr>")
         }
         out.append("</table>")
+        let goals = BenchReport.goalLines(mine, bullet: "")
+        if let first = goals.first {
+            out.append(
+                "<p class=goals>\(Self.escape(first.prefix(1).uppercased() + first.dropFirst())) (green: met; red: not met)</p>"
+            )
+            if goals.count > 1 {
+                out.append(
+                    "<ul class=worse>" + goals.dropFirst().map { "<li>\(Self.escape($0))</li>" }.joined() + "</ul>")
+            }
+        }
         return out.joined(separator: "\n")
     }
 
@@ -97,9 +114,21 @@ struct BenchHTMLReport {
         }
         out.append("<p>" + links.joined(separator: " · ") + "</p>")
         let before = comparison?.changes.filter { $0.law == run.law && $0.scene == run.scene } ?? []
-        out.append("<table><tr><th>figure</th><th>value</th>" + (comparison == nil ? "" : "<th>before</th>") + "</tr>")
-        for figure in run.figures where figure.value != nil {
-            var row = "<tr><td>\(Self.escape(figure.label))</td><td>\(Self.escape(figure.text))</td>"
+        let goals = BenchGoal.check(run)
+        out.append(
+            "<table><tr><th>figure</th><th>value</th><th>goal</th>" + (comparison == nil ? "" : "<th>before</th>")
+                + "</tr>")
+        for figure in run.figures where figure.value != nil || goals.contains(where: { $0.goal.key == figure.key }) {
+            let check = goals.first { $0.goal.key == figure.key }
+            var row = "<tr><td>\(Self.escape(figure.label))</td>"
+            if let check {
+                row += "<td class=\(check.met ? "met" : "unmet")>\(Self.escape(figure.text))</td>"
+                row +=
+                    "<td title=\"\(Self.escape(check.goal.source))\">\(Self.escape(check.goal.text)) "
+                    + (check.met ? "met" : "not met") + "</td>"
+            } else {
+                row += "<td>\(Self.escape(figure.text))</td><td></td>"
+            }
             if comparison != nil {
                 let change = before.first { $0.key == figure.key }
                 row += change.map { "<td class=\($0.verdict.rawValue)>\(Self.number($0.before))</td>" } ?? "<td></td>"
@@ -112,7 +141,7 @@ struct BenchHTMLReport {
 
     /// What got better and what got worse against the earlier run.
     static func changes(_ comparison: BenchComparison) -> String {
-        var out = ["<h2>Against \(escape(comparison.earlier))</h2>"]
+        var out = ["<h2>Against \(escape(comparison.heading))</h2>"]
         for verdict in [BenchComparison.Verdict.better, .worse, .timing] {
             let mine = comparison.changes.filter { $0.verdict == verdict }
             let title =
@@ -121,15 +150,21 @@ struct BenchHTMLReport {
                 case .worse: "Worse"
                 case .timing: "Timing and memory (this machine's load; not judged)"
                 }
-            out.append("<h3 class=\(verdict.rawValue)>\(title): \(mine.count)</h3>")
-            guard !mine.isEmpty else { continue }
+            let heading = "<h3 class=\(verdict.rawValue)>\(title): \(mine.count)</h3>"
+            guard !mine.isEmpty else {
+                out.append(heading)
+                continue
+            }
+            // Timing moves with the machine's load: listed folded, so the judged changes lead.
+            let folded = verdict == .timing
+            out.append(folded ? "<details><summary>\(heading)</summary>" : heading)
             out.append("<ul class=\(verdict.rawValue)>")
             for c in mine {
                 out.append(
                     "<li>\(escape(c.law)), \(escape(c.scene)): \(escape(c.label)) \(number(c.before)) → \(number(c.after))</li>"
                 )
             }
-            out.append("</ul>")
+            out.append(folded ? "</ul></details>" : "</ul>")
         }
         if comparison.changes.isEmpty { out.append("<p>No figure moved by more than 1 %.</p>") }
         return out.joined(separator: "\n")

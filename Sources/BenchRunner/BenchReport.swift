@@ -11,6 +11,8 @@ public struct BenchReport: Sendable {
     public var peer: PeerComparison?
     /// Capture → virtual camera, when digitally framed runs were asked for.
     public var outputLatency: OutputLatency?
+    /// The commit the benchmark's build came from (`+` when its sources had changes), when known.
+    public var commit: String?
 
     public init(runs: [SceneRun], machine: String = BenchReport.describeMachine()) {
         self.runs = runs
@@ -31,6 +33,22 @@ public struct BenchReport: Sendable {
         "pipeline_p50_ms", "pipeline_p99_ms", "crop_centring_rms_deg",
         "crop_in_view_pct", "crop_still_jitter_px", "zoom_changes_per_min",
     ]
+
+    /// The columns of `summary.md`: the headline figures, and those of the kinds of scene that
+    /// have them (speakers, crops, zoom, microphone wiring); a column no scene has is left out.
+    static let summaryKeys = [
+        "centering_rms_deg", "in_view_pct", "acquire_s", "settle_s", "overshoot_pct", "motor_starts_per_min",
+        "reacquire_s", "out_of_view_s", "end_from_home_deg", "speaker_accuracy_pct", "switch_latency_s",
+        "false_switches", "right_speaker_after_grace_pct", "speaker_in_picture_pct",
+        "framed_changes_per_speaker_change", "facing_nobody_s_per_min", "idf1", "pipeline_p99_ms",
+        "crop_centring_rms_deg", "crop_in_view_pct", "face_size_error_pct", "face_size_in_band_pct",
+        "lens_zooms_per_min", "mic_wiring_swapped", "mic_wiring_found_s", "mic_wiring_agree_pct",
+    ]
+
+    /// The summary's columns for these rows of figures: the summary keys any row has a value for.
+    static func summaryColumns(_ rows: [[BenchFigure]]) -> [String] {
+        summaryKeys.filter { key in rows.contains { $0.contains { $0.key == key && $0.value != nil } } }
+    }
 
     /// Figures over every scene of one law: pooled samples where that is meaningful, else the
     /// worst scene (times to acquire, re-acquire; overshoot; peak memory) or the sum (counts).
@@ -148,7 +166,7 @@ public struct BenchReport: Sendable {
     // MARK: - Text
 
     public var text: String {
-        var lines = ["machine: \(machine)"]
+        var lines = ["machine: \(machine)" + (commit.map { ", commit \($0)" } ?? "")]
         for law in laws {
             let mine = runs.filter { $0.law == law }
             lines.append("")
@@ -165,6 +183,7 @@ public struct BenchReport: Sendable {
                 lines.append(
                     name.padding(toLength: nameWidth, withPad: " ", startingAt: 0) + " " + cells.joined(separator: " "))
             }
+            lines += Self.goalLines(mine, bullet: "  ")
         }
         if let peer { lines += ["", peer.text] }
         if let outputLatency { lines += ["", outputLatency.text] }
@@ -178,7 +197,11 @@ public struct BenchReport: Sendable {
     // MARK: - Markdown
 
     public var markdown: String {
-        var lines = ["# OpenDock closed-loop benchmark", "", "Machine: \(machine)", ""]
+        var lines = [
+            "# OpenDock closed-loop benchmark", "",
+            "Machine: \(machine)" + (commit.map { ", commit \($0)" } ?? "") + ". Every figure, per-stage timings "
+                + "and plots are in report.html and report.json.", "",
+        ]
         let proposed = runs.filter(\.truthIsProposed).map(\.scene).reduce(into: [String]()) {
             if !$0.contains($1) { $0.append($1) }
         }
@@ -188,13 +211,21 @@ public struct BenchReport: Sendable {
         for law in laws {
             let mine = runs.filter { $0.law == law }
             let rows = mine.map { ($0.scene, $0.figures) } + [("**overall**", Self.overall(mine))]
+            let keys = Self.summaryColumns(rows.map(\.1))
+            func cells(_ figures: [BenchFigure]) -> [BenchFigure] {
+                keys.compactMap { key in figures.first { $0.key == key } }
+            }
             lines.append("## Control law `\(law)`")
             lines.append("")
-            lines.append("| scene | " + rows[0].1.map(\.label).joined(separator: " | ") + " |")
-            lines.append("|---|" + rows[0].1.map { _ in "---:" }.joined(separator: "|") + "|")
-            for (name, figures) in rows {
-                lines.append("| \(name) | " + figures.map(\.text).joined(separator: " | ") + " |")
+            lines.append("| scene | " + cells(rows[0].1).map(\.label).joined(separator: " | ") + " | goals met |")
+            lines.append("|---|" + keys.map { _ in "---:" }.joined(separator: "|") + "|---:|")
+            for (index, (name, figures)) in rows.enumerated() {
+                let goals = index < mine.count ? BenchGoal.check(mine[index]) : []
+                let met = goals.isEmpty ? "" : "\(goals.filter(\.met).count)/\(goals.count)"
+                lines.append("| \(name) | " + cells(figures).map(\.text).joined(separator: " | ") + " | \(met) |")
             }
+            lines.append("")
+            lines += Self.goalLines(mine, bullet: "- ")
             lines.append("")
         }
         if let outputLatency { lines += ["## Video out", "", outputLatency.text, ""] }
@@ -208,10 +239,25 @@ public struct BenchReport: Sendable {
         return lines.joined(separator: "\n") + "\n"
     }
 
+    /// How many of the law's goals its runs met, and each one they did not.
+    static func goalLines(_ runs: [SceneRun], bullet: String) -> [String] {
+        let checks = runs.flatMap { run in BenchGoal.check(run).map { (run, $0) } }
+        guard !checks.isEmpty else { return [] }
+        var lines = ["goals met: \(checks.filter(\.1.met).count) of \(checks.count)"]
+        for (run, check) in checks where !check.met {
+            let figure = run.figures.first { $0.key == check.goal.key }
+            lines.append(
+                "\(bullet)not met: \(run.scene), \(figure?.label ?? check.goal.key) \(figure?.text ?? "-") "
+                    + "(goal \(check.goal.text), \(check.goal.source))")
+        }
+        return lines
+    }
+
     // MARK: - JSON
 
     public var json: [String: Any] {
         var object: [String: Any] = ["machine": machine]
+        if let commit { object["commit"] = commit }
         var byLaw: [String: Any] = [:]
         for law in laws {
             let mine = runs.filter { $0.law == law }

@@ -95,6 +95,7 @@ extension BenchCommand {
             }
         }
         var report = BenchReport(runs: runs)
+        report.commit = BuildCommit.describe()
         if peer { report.peer = try runPeer(on: scenes[0], progress: progress) }
         if digitalFraming {
             progress("the real-time rig at 720p30 with video out for 20 s, for the output latency")
@@ -127,7 +128,7 @@ extension BenchCommand {
             "report written to \(directory) (report.html, report.json, summary.md, traces/, plots/\(writeVideos ? ", videos/" : ""))"
         )
         guard let comparison else { return [] }
-        return ["", "against \(comparison.earlier):"]
+        return ["", "against \(comparison.heading):"]
             + (comparison.lines.isEmpty ? ["  no figure moved by more than 1 %"] : comparison.lines.map { "  " + $0 })
     }
 

@@ -103,6 +103,9 @@ import Tracking
         #expect(
             markdown.contains("| steps |") && markdown.contains("| occlusion |") && markdown.contains("| **overall** |")
         )
+        // Shorter than every figure: the headline ones, each scene's goals met, those not met named.
+        #expect(!markdown.contains("frame p99 ms") && markdown.contains(" | goals met |"), "\(markdown)")
+        #expect(markdown.contains("goals met: ") && markdown.contains("- not met: steps, settle"), "\(markdown)")
         let trace = try String(contentsOfFile: directory + "/traces/occlusion-pid.csv", encoding: .utf8)
         #expect(trace.split(separator: "\n").count == 41 && trace.hasPrefix(TraceRow.csvHeader))
         for plot in ["error-steps-dock.png", "error-occlusion-pid.png", "bearings-occlusion-dock.png", "latency.png"] {
@@ -120,6 +123,8 @@ import Tracking
         #expect(page.components(separatedBy: "src=\"data:image/png;base64,").count == 9, "2 plots × 4 runs")
         #expect(page.contains("id=\"run-occlusion-pid\"") && page.contains("href=\"traces/occlusion-pid.csv\""))
         #expect(!page.contains("http://") && !page.contains("https://"), "nothing from the network")
+        // The figures beside their goals: steps' settle goal (0.53 s) is not met in 40 frames (no step yet).
+        #expect(page.contains("<th>goal</th>") && page.contains(">≤ 0.53 not met</td>"), "\(page.prefix(3000))")
         // Drawn: the overview's tables, then the first card's plots in colour.
         let shot = try HeadlessBrowser.screenshot(
             "file://" + directory + "/report.html", milliseconds: 3000, width: 1280, height: 2000)
@@ -146,6 +151,7 @@ import Tracking
         dock["scenes"] = scenes
         laws["dock"] = dock
         json["laws"] = laws
+        json["commit"] = "0123abc"
         try JSONSerialization.data(withJSONObject: json).write(to: URL(fileURLWithPath: earlier + "/report.json"))
         let command = try BenchCommand(arguments: [
             Fixtures.repositoryRoot + "/scenes/steps.json", "--laws", "dock", "--frames", "40", "--report",
@@ -156,8 +162,13 @@ import Tracking
         let line = String(format: "dock, steps: RMS ° %.2f → %.2f (better)", rms + 5, rms)
         #expect(text.contains(line), "\(text)")
         #expect(!text.contains("(worse)"), "lock-step is deterministic: \(text)")
+        // Between two commits: the earlier report's, and the build's own (this checkout's).
+        let commit = try #require(BuildCommit.describe())
+        #expect(text.contains("against \(earlier) (commit 0123abc → \(commit)):"), "\(text)")
         let again = try String(contentsOfFile: directory + "-again/report.html", encoding: .utf8)
         #expect(again.contains("<h3 class=better>Better: 1</h3>") && again.contains("<h3 class=worse>Worse: 0</h3>"))
+        #expect(again.contains("<h2>Against \(earlier) (commit 0123abc → \(commit))</h2>"))
+        #expect(again.contains(" · commit \(commit) · "))
     }
 
     /// A recording with no labels to a benchmark in two commands: `dockctl label`, then
