@@ -48,8 +48,11 @@ extension LabelledTruth {
             let newID = (people.map(\.id).max() ?? 0) + 1
             let before = Self.subtract(p.visibleRuns, frame...Int.max).map { (p, $0) }
             let after = Self.subtract(p.visibleRuns, Int.min...(frame - 1)).map { (p, $0) }
-            replace(id, with: Person.composed(id: id, from: before))
-            if let newcomer = Person.composed(id: newID, from: after) { people.append(newcomer) }
+            guard let kept = Person.composed(id: id, from: before),
+                let newcomer = Person.composed(id: newID, from: after)
+            else { throw TruthEditError("person \(id) is seen on one side of frame \(frame) only: nothing to split") }
+            replace(id, with: kept)
+            people.append(newcomer)
             let cut = Double(frame) / frameRate
             speech = speech.flatMap { turn -> [Speech] in
                 guard turn.id == id else { return [turn] }

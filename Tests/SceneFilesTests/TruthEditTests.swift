@@ -116,5 +116,19 @@ import Testing
                 == "person 2 is labelled from frame 60 to 150: split at a frame after the first")
         #expect(
             refusal(.speech(1, TimeSpan(2, 1), speaking: true)) == "a span of speech runs forward from 0 s or later")
+        // Labelled to frame 100 but hidden from 60 on: after frame 70 there is nobody to split off.
+        var hiddenEnd = LabelledTruth(
+            people: [
+                .init(
+                    id: 1, keyframes: [.init(frame: 0, face: Self.box(0)), .init(frame: 100, face: Self.box(9))],
+                    hidden: [60...100])
+            ],
+            frameRate: 25)
+        #expect {
+            try hiddenEnd.apply(.split(1, atFrame: 70))
+        } throws: { error in
+            (error as? TruthEditError)?.description == "person 1 is seen on one side of frame 70 only: nothing to split"
+        }
+        #expect(hiddenEnd.people.count == 1)
     }
 }
