@@ -11,7 +11,7 @@ public struct BenchReport: Sendable {
     public var peer: PeerComparison?
     /// Capture → virtual camera, when digitally framed runs were asked for.
     public var outputLatency: OutputLatency?
-    /// The commit the benchmark's build came from (`+` when its sources had changes), when known.
+    /// The commit of the checkout the benchmark ran from (`+` when its sources differ), when known.
     public var commit: String?
 
     public init(runs: [SceneRun], machine: String = BenchReport.describeMachine()) {

@@ -1,8 +1,9 @@
 import Foundation
 
-/// The commit a benchmark's build came from, so a report says what it measured and a comparison
-/// says between which two commits: git's short hash of the checkout the running program was
-/// built in (found upward from the program), with `+` when its sources differ from that commit.
+/// The commit a benchmark measured, so a report says what it measured and a comparison says
+/// between which two commits: git's short hash of the checkout the running program sits in
+/// (found upward from the program), with `+` when its sources differ from that commit. It is
+/// read when the report is written, so a build older than its checkout is not noticed.
 enum BuildCommit {
     static func describe() -> String? {
         guard let program = try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe") else {
