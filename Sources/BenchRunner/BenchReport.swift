@@ -11,7 +11,7 @@ public struct BenchReport: Sendable {
     public var peer: PeerComparison?
     /// Capture → virtual camera, when digitally framed runs were asked for.
     public var outputLatency: OutputLatency?
-    /// The commit of the checkout the benchmark ran from (`+` when its sources differ), when known.
+    /// The commit the benchmark's build came from (`+` when its sources differed), when known.
     public var commit: String?
 
     public init(runs: [SceneRun], machine: String = BenchReport.describeMachine()) {
