@@ -73,7 +73,8 @@ let package = Package(
             name: "ControlServer",
             dependencies: ["CMicroHTTPD", "ControlClient", "DockCore", "DockKit", "Imaging", "Motion", "Pipeline"]),
         // Scene files (docs/scenes.md), read and checked: for the benchmark and `dockd --scene`.
-        .target(name: "SceneFiles", dependencies: ["Capture", "DockCore", "Motion", "Pipeline", "Simulation"]),
+        .target(
+            name: "SceneFiles", dependencies: ["Bench", "Capture", "DockCore", "Motion", "Pipeline", "Simulation"]),
         // dockd's options and configuration file: the one place options become a session's
         // configuration, for dockd and the benchmarks alike.
         .target(
@@ -181,7 +182,8 @@ let package = Package(
             name: "DockKitTests", dependencies: ["DockCore", "DockKit", "Motion", "Spatial", "TestSupport", "Tracking"]),
         .testTarget(name: "LayoutTests", dependencies: ["TestSupport"]),
         .testTarget(
-            name: "SceneFilesTests", dependencies: ["DockCore", "Pipeline", "SceneFiles", "Simulation", "TestSupport"]),
+            name: "SceneFilesTests",
+            dependencies: ["Bench", "DockCore", "Pipeline", "SceneFiles", "Simulation", "TestSupport"]),
         .testTarget(name: "BenchTests", dependencies: ["Bench", "DockCore", "TestSupport", "Tracking"]),
         .testTarget(
             name: "ServiceTests",

@@ -1,3 +1,4 @@
+import Bench
 import DockCore
 import Foundation
 import Simulation

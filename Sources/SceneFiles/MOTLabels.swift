@@ -1,3 +1,4 @@
+import Bench
 import DockCore
 import Foundation
 import Simulation
@@ -7,35 +8,29 @@ import Simulation
 /// pixels from the top left. A confidence of 0 marks a box MOT leaves out of scoring, and it is
 /// left out here too; so is a box whose centre is outside the picture (someone leaving it).
 public enum MOTLabels {
-    static let names = ["frame", "id", "x", "y", "width", "height", "confidence", "class", "visibility"]
-
     public static func people(_ text: String, video: LabelledVideo) throws(LabelFileError) -> [LabelledTruth.Person] {
         var boxes: [Int: [Int: PixelRect]] = [:]
         var order: [Int] = []
-        let lines = LabelLine.lines(of: text, names: names) { $0 == "," || $0 == " " || $0 == "\t" }
-        for line in lines {
-            guard line.fields.count >= 6 else {
-                throw line.error(
-                    line.fields.count, "a line has frame,id,x,y,width,height and more (\(line.fields.count) fields)")
+        let rows = try MOTChallengeFile.rows(text)
+        for row in rows {
+            guard (1...video.frameCount).contains(row.frame) else {
+                throw row.line.error(
+                    0, "\(row.frame) is not a frame of the video (1…\(video.frameCount), counted from 1)")
             }
-            let frame = try line.whole(0, in: 1...Int(Int32.max))
-            guard frame <= video.frameCount else {
-                throw line.error(0, "\(frame) is not a frame of the video (1…\(video.frameCount), counted from 1)")
+            guard (0...1_000_000).contains(row.id) else {
+                throw row.line.error(1, "\(row.id) is not a whole number in 0…1000000")
             }
-            let id = try line.whole(1, in: 0...1_000_000)
-            let box = PixelRect(
-                x: try line.number(2), y: try line.number(3), width: try line.number(4), height: try line.number(5))
-            guard box.width > 0 else { throw line.error(4, "a box needs a width above 0") }
-            guard box.height > 0 else { throw line.error(5, "a box needs a height above 0") }
-            if line.fields.count > 6, try line.number(6) == 0 { continue }
-            guard video.contains(box) else { continue }
-            if boxes[id] == nil { order.append(id) }
-            guard boxes[id, default: [:]].updateValue(box, forKey: frame - 1) == nil else {
-                throw line.error(1, "person \(id) has a second box in frame \(frame)")
+            guard row.box.width > 0 else { throw row.line.error(4, "a box needs a width above 0") }
+            guard row.box.height > 0 else { throw row.line.error(5, "a box needs a height above 0") }
+            if row.confidence == 0 { continue }
+            guard video.contains(row.box) else { continue }
+            if boxes[row.id] == nil { order.append(row.id) }
+            guard boxes[row.id, default: [:]].updateValue(row.box, forKey: row.frame - 1) == nil else {
+                throw row.line.error(1, "person \(row.id) has a second box in frame \(row.frame)")
             }
         }
         guard !order.isEmpty else {
-            throw LabelFileError(line: lines.last?.number ?? 1, field: "the file", problem: "has no box to score")
+            throw LabelFileError(line: rows.last?.line.number ?? 1, field: "the file", problem: "has no box to score")
         }
         return order.map { labelledPerson(id: $0, boxes: boxes[$0]!, gap: 0) }
     }

@@ -70,7 +70,7 @@ import Testing
     }
 
     @Test func malformedLineIsNamed() {
-        #expect(throws: MOTChallengeFile.FormatError.self) { try MOTChallengeFile.parse("1,1,2,3,4,5\n2,x,1,1,1,1\n") }
+        #expect(throws: LabelFileError.self) { try MOTChallengeFile.parse("1,1,2,3,4,5\n2,x,1,1,1,1\n") }
         #expect((try? MOTChallengeFile.parse("1,1,2,3,4,5,1,-1,-1,-1\n\n"))?[1]?.count == 1)
     }
 }
@@ -101,10 +101,10 @@ import Testing
     @Test func infiniteOrHugeNumbersAreRefusedNotCrashed() throws {
         let data = try Data(
             contentsOf: URL(fileURLWithPath: Fixtures.repositoryRoot + "/Tests/Fuzz/files/crash-infinite-id"))
-        #expect(throws: MOTChallengeFile.FormatError.self) {
+        #expect(throws: LabelFileError.self) {
             try MOTChallengeFile.parse(String(decoding: data, as: UTF8.self))
         }
-        #expect(throws: MOTChallengeFile.FormatError.self) { try MOTChallengeFile.parse("1,1,nan,0,10,10\n") }
-        #expect(throws: MOTChallengeFile.FormatError.self) { try MOTChallengeFile.parse("1e300,1,0,0,10,10\n") }
+        #expect(throws: LabelFileError.self) { try MOTChallengeFile.parse("1,1,nan,0,10,10\n") }
+        #expect(throws: LabelFileError.self) { try MOTChallengeFile.parse("1e300,1,0,0,10,10\n") }
     }
 }

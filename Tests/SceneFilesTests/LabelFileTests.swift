@@ -1,3 +1,4 @@
+import Bench
 import DockCore
 import Foundation
 import SceneFiles
@@ -49,7 +50,7 @@ import Testing
         #expect(refusal("1,1,10,10,5,5\n2,1,abc,10,5,5") == "line 2, field 3 (x): 'abc' is not a number")
         #expect(refusal("1,1,10,10,5,5\n\n1,1,12,10,5,5").hasPrefix("line 3, field 2 (id): person 1 has a second box"))
         #expect(refusal("101,1,10,10,5,5").hasPrefix("line 1, field 1 (frame): 101 is not a frame of the video"))
-        #expect(refusal("0,1,10,10,5,5").hasPrefix("line 1, field 1 (frame): 0 is not a whole number"))
+        #expect(refusal("0,1,10,10,5,5").hasPrefix("line 1, field 1 (frame): 0 is not a frame of the video"))
         #expect(refusal("1,1,10,10,0,5") == "line 1, field 5 (width): a box needs a width above 0")
         #expect(refusal("1,1,10,10").hasPrefix("line 1, field 5 (width): a line has frame,id,x,y,width,height"))
         #expect(refusal("1,2.5,10,10,5,5").hasPrefix("line 1, field 2 (id): 2.5 is not a whole number"))
