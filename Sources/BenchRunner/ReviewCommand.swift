@@ -57,7 +57,7 @@ public struct ReviewCommand: Sendable {
         let reviewed = try ReviewedScene(path: scene)
         let pictures = try ReviewPictures(video: reviewed.video, progress: progress)
         let review = ReviewServer(scene: reviewed, pictures: pictures)
-        let server = try HTTPServer(endpoint: listen, maximumBodySize: 4096) { review.handle($0) }
+        let server = try HTTPServer(endpoint: listen, maximumBodySize: 4096, option: "--listen") { review.handle($0) }
         defer { server.stop() }
         if !listen.isLoopback { progress("warning: anyone who reaches \(server.endpoint) can edit \(scene)") }
         progress(

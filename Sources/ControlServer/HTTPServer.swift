@@ -20,12 +20,14 @@ public final class HTTPServer: @unchecked Sendable {
     private var daemon: OpaquePointer?
     private var unmanagedSelf: Unmanaged<HTTPServer>?
 
-    /// Listens on `endpoint` and serves until `stop`.
+    /// Listens on `endpoint` and serves until `stop`; `option` is the command-line option that
+    /// chose the endpoint, named when it cannot be had.
     public init(
         endpoint: ControlEndpoint, maximumBodySize: Int = 64 * 1024, connectionLimit: Int = 64,
+        option: String = "--http",
         handler: @escaping Handler
     ) throws(SessionError) {
-        let socket = try ListeningSocket.open(endpoint)
+        let socket = try ListeningSocket.open(endpoint, option: option)
         self.endpoint = socket.endpoint
         self.maximumBodySize = maximumBodySize
         self.handler = handler

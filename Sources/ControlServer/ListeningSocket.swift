@@ -10,10 +10,12 @@ struct ListeningSocket {
     /// The endpoint as bound (a TCP port 0 becomes the port the kernel chose).
     let endpoint: ControlEndpoint
 
-    static func open(_ endpoint: ControlEndpoint) throws(SessionError) -> ListeningSocket {
+    /// `option` is the command-line option that chose a TCP endpoint, for the error that says
+    /// to choose another.
+    static func open(_ endpoint: ControlEndpoint, option: String = "--http") throws(SessionError) -> ListeningSocket {
         switch endpoint {
         case .unix(let path): try openUnix(path)
-        case .tcp(let host, let port): try openTCP(host: host, port: port)
+        case .tcp(let host, let port): try openTCP(host: host, port: port, option: option)
         }
     }
 
@@ -59,7 +61,7 @@ struct ListeningSocket {
         return ListeningSocket(descriptor: fd, endpoint: .unix(path: path))
     }
 
-    private static func openTCP(host: String, port: UInt16) throws(SessionError) -> ListeningSocket {
+    private static func openTCP(host: String, port: UInt16, option: String) throws(SessionError) -> ListeningSocket {
         var hints = addrinfo()
         hints.ai_socktype = Int32(SOCK_STREAM.rawValue)
         hints.ai_flags = AI_PASSIVE | AI_NUMERICSERV
@@ -68,7 +70,7 @@ struct ListeningSocket {
         let status = getaddrinfo(name, String(port), &hints, &found)
         guard status == 0, let info = found else {
             throw SessionError(
-                "--http \(host): not an address this machine has (\(String(cString: gai_strerror(status))))")
+                "\(option) \(host): not an address this machine has (\(String(cString: gai_strerror(status))))")
         }
         defer { freeaddrinfo(found) }
         let fd: FileDescriptor
@@ -80,7 +82,8 @@ struct ListeningSocket {
         do { try fd.listen(at: info.pointee.ai_addr, length: info.pointee.ai_addrlen) } catch {
             fd.close()
             throw SessionError(
-                "cannot listen on \(ControlEndpoint.tcp(host: host, port: port)): \(error); choose another --http port")
+                "cannot listen on \(ControlEndpoint.tcp(host: host, port: port)): \(error); choose another \(option) port"
+            )
         }
         var bound = sockaddr_storage()
         var length = socklen_t(MemoryLayout<sockaddr_storage>.size)

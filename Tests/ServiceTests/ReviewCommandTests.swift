@@ -99,6 +99,15 @@ import Testing
             #expect(try edit(client, ["op": "paint"]).errorMessage?.hasPrefix("unknown op \"paint\"") == true)
             #expect(
                 try edit(client, ["op": "split", "person": 1]).errorMessage == "split needs \"frame\": a whole number")
+            // A second review on the same port is told to choose another.
+            #expect {
+                _ = try ReviewCommand(arguments: [
+                    scene, "--listen", String(client.endpoint.description.split(separator: ":").last!),
+                ]).run { _ in }
+            } throws: { error in
+                (error as? SessionError)?.message.hasSuffix("Address already in use; choose another --listen port")
+                    == true
+            }
         }
         #expect(said.count == 1 && said[0].hasSuffix("still proposed (not marked checked)"), "\(said)")
     }
