@@ -35,12 +35,14 @@ public struct BenchReport: Sendable {
     ]
 
     /// The columns of `summary.md`: the headline figures, and those of the kinds of scene that
-    /// have them (speakers, crops, zoom, microphone wiring); a column no scene has is left out.
+    /// have them (speakers, the room's sound, crops, zoom, microphone wiring); a column no scene
+    /// has is left out.
     static let summaryKeys = [
         "centering_rms_deg", "in_view_pct", "acquire_s", "settle_s", "overshoot_pct", "motor_starts_per_min",
         "reacquire_s", "out_of_view_s", "end_from_home_deg", "speaker_accuracy_pct", "switch_latency_s",
         "false_switches", "right_speaker_after_grace_pct", "speaker_in_picture_pct",
-        "framed_changes_per_speaker_change", "facing_nobody_s_per_min", "idf1", "pipeline_p99_ms",
+        "framed_changes_per_speaker_change", "facing_nobody_s_per_min", "audio_direction_within_5_pct",
+        "audio_noise_voiced_pct", "idf1", "pipeline_p99_ms",
         "crop_centring_rms_deg", "crop_in_view_pct", "face_size_error_pct", "face_size_in_band_pct",
         "lens_zooms_per_min", "mic_wiring_swapped", "mic_wiring_found_s", "mic_wiring_agree_pct",
     ]
