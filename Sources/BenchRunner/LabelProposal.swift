@@ -61,11 +61,9 @@ struct LabelProposal {
         }
     }
 
+    /// A sighting as a keyframe; the scene writer keeps whole pixels.
     static func keyframe(_ sighting: (frame: Int, rect: PixelRect)) -> LabelledTruth.Keyframe {
-        let r = sighting.rect
-        return LabelledTruth.Keyframe(
-            frame: sighting.frame,
-            face: PixelRect(x: r.x.rounded(), y: r.y.rounded(), width: r.width.rounded(), height: r.height.rounded()))
+        LabelledTruth.Keyframe(frame: sighting.frame, face: sighting.rect)
     }
 
     /// Consecutive frames (gaps up to `joining` bridged) as (first, last).

@@ -6,9 +6,9 @@ import Pipeline
 
 /// The recording's pictures the review page steps through: every `step`-th frame, decoded once
 /// at start and kept as JPEG (about 40 kB each; at most `limit` of them, so a long recording is
-/// stepped more coarsely rather than held whole).
+/// stepped more coarsely rather than held whole, even one whose length the file does not say).
 struct ReviewPictures: Sendable {
-    let step: Int
+    private(set) var step: Int
     let jpegs: [[UInt8]]
     /// Every frame the recording has, decoded: the truth's frame numbers count these.
     let frameCount: Int
@@ -42,6 +42,11 @@ struct ReviewPictures: Sendable {
             if count % step == 0 {
                 do { jpegs.append(try frame.jpegData(quality: 75)) } catch {
                     throw SessionError("cannot encode a picture of \(video): \(error)")
+                }
+                // Longer than the file said: every other picture goes, and the step doubles.
+                if jpegs.count > Self.limit {
+                    jpegs = stride(from: 0, to: jpegs.count, by: 2).map { jpegs[$0] }
+                    step *= 2
                 }
             }
             count += 1
