@@ -127,11 +127,13 @@ enum BenchPlots {
     static func latencyHistogram(_ runs: [SceneRun]) -> Plot {
         var plot = Plot(
             title: "pipeline time per frame (all scenes)", xLabel: "ms per frame", yLabel: "share of frames (%)")
-        let all = runs.flatMap { $0.summary.timings.samples["pipeline"] ?? [] }
+        let all = runs.flatMap { $0.summary.timings.samples[Stage.pipeline.rawValue] ?? [] }
         let top = max(5, (Percentiles(all).value(at: 99.5) ?? 50).rounded(.up))
         let laws = runs.map(\.law).reduce(into: [String]()) { if !$0.contains($1) { $0.append($1) } }
         for law in laws {
-            let times = runs.filter { $0.law == law }.flatMap { $0.summary.timings.samples["pipeline"] ?? [] }
+            let times = runs.filter { $0.law == law }.flatMap {
+                $0.summary.timings.samples[Stage.pipeline.rawValue] ?? []
+            }
             guard !times.isEmpty else { continue }
             var bins = [Double](repeating: 0, count: Int(top) + 1)
             for t in times { bins[min(Int(t), bins.count - 1)] += 1 }

@@ -1,6 +1,7 @@
 import Bench
 import Foundation
 import PeerBench
+import Pipeline
 import Simulation
 
 /// The benchmark's results for people (a text table, a markdown summary) and machines (JSON).
@@ -67,9 +68,9 @@ public struct BenchReport: Sendable {
             }
         }
         let steps = evaluations.flatMap(\.steps)
-        let frame = Percentiles(runs.flatMap { $0.summary.timings.samples["frame"] ?? [] })
-        let pipeline = Percentiles(runs.flatMap { $0.summary.timings.samples["pipeline"] ?? [] })
-        let detect = Percentiles(runs.flatMap { $0.summary.timings.samples["detect"] ?? [] })
+        let frame = Percentiles(runs.flatMap { $0.summary.timings.samples[Stage.frame.rawValue] ?? [] })
+        let pipeline = Percentiles(runs.flatMap { $0.summary.timings.samples[Stage.pipeline.rawValue] ?? [] })
+        let detect = Percentiles(runs.flatMap { $0.summary.timings.samples[Stage.detect.rawValue] ?? [] })
         let wall = runs.reduce(0) { $0 + $1.summary.wallSeconds }
         let cpu = runs.compactMap(\.summary.cpuSeconds).reduce(0, +)
         let inView = evaluations.compactMap(\.loop.inViewShare)

@@ -167,7 +167,7 @@ public struct LiveBudgetCommand {
         c.keepFrameRecords = false
         c.maximumDuration = seconds
         let summary = try Pipeline(live: c, system: webcam.device).run()
-        let command = summary.timings.percentiles("capture→command")
+        let command = summary.timings.percentiles(.captureToCommand)
         return [
             "cpu_pct": summary.cpuSeconds.map { 100 * $0 / max(summary.wallSeconds, 1e-9) } ?? .nan,
             "peak_rss_mib": ProcessResources.peakResidentBytes() / 1_048_576,

@@ -32,7 +32,7 @@ public struct OutputLatency: Sendable {
         let summary = try Pipeline(simulating: c, videoOutSystem: loopback).run()
         let (written, replaced, _) = summary.videoOutFrames ?? (0, 0, 0)
         return OutputLatency(
-            latency: summary.timings.percentiles("capture→output"), written: written, replaced: replaced,
+            latency: summary.timings.percentiles(.captureToOutput), written: written, replaced: replaced,
             seconds: summary.wallSeconds)
     }
 

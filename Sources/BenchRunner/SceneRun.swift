@@ -135,9 +135,9 @@ public struct SceneRun: Sendable {
         let e = evaluation
         let errors = e.loop.centeringErrors()
         let settles = Percentiles(e.steps.compactMap(\.settleTime))
-        let pipeline = summary.timings.percentiles("pipeline")
-        let frame = summary.timings.percentiles("frame")
-        let detect = summary.timings.percentiles("detect")
+        let pipeline = summary.timings.percentiles(.pipeline)
+        let frame = summary.timings.percentiles(.frame)
+        let detect = summary.timings.percentiles(.detect)
         let unsettled = e.steps.contains { $0.settleTime == nil }
         let all: [BenchFigure] =
             [

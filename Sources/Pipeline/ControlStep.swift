@@ -102,7 +102,7 @@ struct ControlStep {
                 f.trackCalls += 1
                 f.lastCommand = outcome.command
                 if let carried {
-                    f.commandLatencies.record("capture→command", milliseconds: now.seconds(since: carried.time) * 1000)
+                    f.commandLatencies.record(.captureToCommand, milliseconds: now.seconds(since: carried.time) * 1000)
                 }
             }
             monitor.recordTrackCall(latency: carried.map { now.seconds(since: $0.time) * 1000 })

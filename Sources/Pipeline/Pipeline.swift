@@ -98,9 +98,10 @@ public final class Pipeline: PipelineSession {
         detectorFallback = built.fallback
         detectorName = built.stage.name
         rig = try makeRig()
-        // Bodies and objects come back when ready in real time; in lock-step, two frames after
-        // their own (about what SSDLite takes beside the faces here), so a run repeats exactly.
-        built.stage.slowDelivery = rig.timing == .lockStep ? .after(seconds: Self.lockStepSlowDelay) : .whenReady
+        // Bodies and objects come back with the first frame 50 ms after their own (about what
+        // SSDLite takes beside the faces here), live and in lock-step alike: the benchmark
+        // measures the schedule the service runs, and a lock-step run repeats exactly.
+        built.stage.slowDelivery = .after(seconds: Self.slowResultDelay)
         sourceSummary = rig.sourceSummary
         let (lipReader, note) = configuration.makeLipReader(following: rig.sound.follower != nil, note: rig.sound.note)
         audioNote = note
@@ -161,8 +162,8 @@ public final class Pipeline: PipelineSession {
 
     public var totalFrames: Int? { rig.totalFrames }
 
-    /// How late the slow detectors' results reach the tracker in lock-step, seconds.
-    static let lockStepSlowDelay = 0.05
+    /// How late the slow detectors' results reach the tracker, seconds.
+    static let slowResultDelay = 0.05
 
     /// Runs until the source ends, a limit is reached or `stop` is set. Leaves the motors stopped.
     public func run(stop: StopFlag = StopFlag(), status: ((SessionStatus) -> Void)? = nil) throws(SessionError)
@@ -182,8 +183,12 @@ public final class Pipeline: PipelineSession {
             videoOut?.finish()
         }
         switch rig.timing {
-        case .lockStep: try LockStepDriver(pipeline: self).run(stop: stop, status: status, summary: &summary)
-        case .realTime: try RealTimeDriver(pipeline: self).run(stop: stop, status: status, summary: &summary)
+        case .lockStep:
+            var loop = FrameLoop(pipeline: self, policy: try LockStepPolicy(pipeline: self))
+            try loop.run(stop: stop, status: status, summary: &summary)
+        case .realTime:
+            var loop = FrameLoop(pipeline: self, policy: try RealTimePolicy(pipeline: self))
+            try loop.run(stop: stop, status: status, summary: &summary)
         }
         summary.cpuSeconds = SessionSummary.processCPUSeconds() - cpuStart
         // Motors cannot move before the run starts: a stop asked for during start-up counts from then.
@@ -199,8 +204,8 @@ public final class Pipeline: PipelineSession {
                 mode: configuration.zoom, moves: zoom.moves, failures: zoom.failures, lastFailure: zoom.lastFailure,
                 finalFactor: drive.factor(at: rig.clock.now))
         }
-        for latency in figures.commandLatencies.samples["capture→command"] ?? [] {
-            summary.timings.record("capture→command", milliseconds: latency)
+        for latency in figures.commandLatencies.samples[Stage.captureToCommand.rawValue] ?? [] {
+            summary.timings.record(.captureToCommand, milliseconds: latency)
         }
         if let counts = perception.audio?.blockCounts {
             (summary.audioBlocks, summary.audioBlocksDropped) = counts
@@ -218,7 +223,7 @@ public final class Pipeline: PipelineSession {
         recorder.finish(summary: &summary)
         videoOut?.finish()
         if let figures = videoOut?.current {
-            for latency in figures.latencies { summary.timings.record("capture→output", milliseconds: latency) }
+            for latency in figures.latencies { summary.timings.record(.captureToOutput, milliseconds: latency) }
             summary.videoOutFrames = (figures.written, figures.replaced, figures.failed)
             summary.videoOutPlaceholders = figures.placeholders
         }

@@ -9,7 +9,7 @@ import Tracking
 /// frame; the HTTP threads read. Everything is bounded: a window of recent stage times, one frame.
 public final class SessionMonitor: Sendable {
     /// The stage whose rate is the frame rate.
-    public static let frameStage = "frame"
+    public static let frameStage = Stage.frame.rawValue
 
     /// One stage's recent runs: when and how long (ms).
     struct StageWindow {
@@ -101,7 +101,7 @@ public final class SessionMonitor: Sendable {
         figures.withLock { f in
             f.trackCalls.record(0, at: time)
             guard let milliseconds else { return }
-            let name = "capture→command"
+            let name = Stage.captureToCommand.rawValue
             if f.stages[name] == nil { f.stageOrder.append(name) }
             f.stages[name, default: StageWindow()].record(milliseconds, at: time)
         }

@@ -154,7 +154,7 @@ public struct SessionSummary: Sendable {
                     measured * 1000, starts, declared * 1000))
         }
         if let (written, replaced, failed) = videoOutFrames {
-            let latency = timings.percentiles("capture→output")
+            let latency = timings.percentiles(.captureToOutput)
             lines.append(
                 "video out: \(written) frames written, \(replaced) replaced by a newer one, \(failed) failed"
                     + (videoOutPlaceholders > 0
