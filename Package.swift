@@ -63,11 +63,12 @@ let package = Package(
         .target(
             name: "Pipeline",
             dependencies: [
-                "Audio", "Bench", "Calibration", "CameraOutputs", "Capture", "Control", "DockCore", "DockKit",
-                "Imaging",
+                "Audio", "Calibration", "CameraOutputs", "Capture", "Control", "DockCore", "DockKit", "Imaging",
                 "Motion", "MotorDevices", "Perception", "Simulation", "Tracking",
             ]
         ),
+        // The benchmark's subscriber to the engine: where the people really were, frame by frame.
+        .target(name: "GroundTruth", dependencies: ["Bench", "DockCore", "Pipeline", "Simulation"]),
         .target(name: "ControlClient", dependencies: ["DockCore"]),
         .target(
             name: "ControlServer",
@@ -99,8 +100,8 @@ let package = Package(
             name: "BenchRunner",
             dependencies: [
                 "Bench", "CameraOutputs", "CameraSimulation", "Capture", "Control", "ControlClient", "ControlServer",
-                "DockCore", "Imaging", "Options", "PeerBench", "Perception", "Pipeline", "SceneFiles", "Simulation",
-                "Tracking",
+                "DockCore", "GroundTruth", "Imaging", "Options", "PeerBench", "Perception", "Pipeline", "SceneFiles",
+                "Simulation", "Tracking",
             ]),
         // The detection path measured on its own: accuracy on labelled sets, decoding speed.
         .target(
@@ -191,7 +192,7 @@ let package = Package(
                 "Audio", "Bench", "BenchRunner", "Calibration", "CameraOutputs", "CameraSimulation", "Capture",
                 "Control",
                 "ControlClient",
-                "ControlServer", "CV4L2", "Daemon", "DetectionBench", "Options",
+                "ControlServer", "CV4L2", "Daemon", "DetectionBench", "GroundTruth", "Options",
                 "DockCore", "dockctl", "dockctl-tools",
                 "DockKit", "Imaging", "Motion", "MotorDevices", "PeerBench", "Perception", "Pipeline", "SceneFiles",
                 "Simulation",

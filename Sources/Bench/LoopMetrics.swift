@@ -1,3 +1,4 @@
+import DockCore
 import Foundation
 
 /// One closed-loop frame as the benchmark sees it: where the true target appeared in the view

@@ -2,6 +2,7 @@ import Bench
 import Control
 import DockCore
 import Foundation
+import GroundTruth
 import Options
 import Perception
 import Pipeline
@@ -164,10 +165,13 @@ public struct BenchCommand {
     public func run(progress: (String) -> Void) throws(SessionError) -> String {
         if !scenePaths.isEmpty { return try runScenes(progress: progress) }
         var summaries: [SessionSummary] = []
+        var firstMetrics: LoopMetrics?
         for index in 1...runs {
             let session = try Pipeline(simulating: configuration)
             if index == 1, let fallback = session.detectorFallback { progress(fallback) }
-            let summary = try session.run()
+            let measured = try session.runMeasured()
+            let summary = measured.summary
+            if index == 1 { firstMetrics = measured.metrics }
             progress(
                 String(format: "run %d/%d: %d frames, %.1f fps", index, runs, summary.frames, summary.framesPerSecond))
             summaries.append(summary)
@@ -191,7 +195,7 @@ public struct BenchCommand {
                 ]
             }
             object["stages"] = perStage
-            if let m = summaries[0].metrics {
+            if let m = firstMetrics {
                 object["in_view_share"] = m.inViewShare ?? 0
                 object["centering_error_median_deg"] = m.centeringErrors().median ?? 0
             }
@@ -213,7 +217,7 @@ public struct BenchCommand {
                         format: " %10.2f %9.2f", medianOver { $0.timings.percentiles(stage).median },
                         medianOver { $0.timings.percentiles(stage).p99 }))
         }
-        if let m = summaries[0].metrics {
+        if let m = firstMetrics {
             lines.append(
                 String(
                     format: "closed loop: target in view %.1f %%, centering error median %.2f°",

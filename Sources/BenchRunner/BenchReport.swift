@@ -1,4 +1,5 @@
 import Bench
+import DockCore
 import Foundation
 import PeerBench
 import Pipeline

@@ -2,6 +2,7 @@ import Bench
 import Control
 import DockCore
 import Foundation
+import GroundTruth
 import Pipeline
 import Simulation
 
@@ -64,39 +65,40 @@ public struct MotionBenchCommand {
         ])
     }()
 
-    func session(_ script: SceneScript, law: ControlLawChoice, name: String) throws(SessionError) -> SessionSummary {
+    func session(_ script: SceneScript, law: ControlLawChoice, name: String) throws(SessionError) -> MeasuredRun {
         var c = SessionConfiguration()
         c.mediaDirectory = mediaDirectory
         c.realTime = false
         c.controlLaw = law
         c.scene.script = script
         // Start with the subject framed, as if it had been acquired before.
-        let summary = try Pipeline(
+        let run = try Pipeline(
             simulating: c, initialPose: Vector3D(x: 0, y: script.keyframes[0].yaw * .pi / 180, z: 0)
-        ).run()
+        ).runMeasured()
+        let summary = run.summary
         if let traceDirectory {
             do { try TraceWriter.write(summary.trace, to: "\(traceDirectory)/\(law.rawValue)-\(name).csv") } catch {
                 throw SessionError("cannot write the trace into \(traceDirectory): \(error)")
             }
         }
-        return summary
+        return run
     }
 
     public func measure(_ law: ControlLawChoice) throws(SessionError) -> LawFigures {
         let degrees = 180 / Double.pi
         let stepRun = try session(Self.step, law: law, name: "step")
         let response = MotionMetrics.stepResponse(
-            times: stepRun.trace.map(\.time), values: stepRun.trace.map { $0.yaw * degrees },
+            times: stepRun.summary.trace.map(\.time), values: stepRun.summary.trace.map { $0.yaw * degrees },
             stepTime: 1.0, start: 0, target: 15, band: 0.75)
         let walkRun = try session(Self.walk, law: law, name: "walk")
         let fractions = walkRun.metrics?.centeringFractions.sorted ?? []
         let angles = walkRun.metrics?.centeringErrors().sorted ?? []
         let stillRun = try session(.still(yaw: 1, pitch: 0.5, duration: 30), law: law, name: "still")
-        let starts = MotionMetrics.motorStarts(stillRun.trace.map { abs($0.commandYaw) + abs($0.commandPitch) })
+        let starts = MotionMetrics.motorStarts(stillRun.summary.trace.map { abs($0.commandYaw) + abs($0.commandPitch) })
         return LawFigures(
             law: law.rawValue, stepSettleSeconds: response.settleTime, stepOvershootPercent: response.overshoot * 100,
             walkRMSPercentOfWidth: MotionMetrics.rms(fractions) * 100, walkRMSDegrees: MotionMetrics.rms(angles),
-            stillStartsPerMinute: Double(starts) / (stillRun.mediaSeconds / 60))
+            stillStartsPerMinute: Double(starts) / (stillRun.summary.mediaSeconds / 60))
     }
 
     public func run(progress: (String) -> Void) throws(SessionError) -> String {

@@ -2,6 +2,7 @@ import Bench
 import Control
 import DockCore
 import Foundation
+import GroundTruth
 import Pipeline
 import SceneFiles
 import Simulation
@@ -87,9 +88,10 @@ public struct SceneRun: Sendable {
         }
         let session = try Pipeline(simulating: configuration, initialPose: scene.initialPose)
         let total = session.totalFrames
-        let summary = try session.run(stop: stop) { status in
+        let measured = try session.runMeasured(stop: stop) { status in
             if let total, total > 0 { progress?(Double(status.frame) / Double(total)) }
         }
+        let summary = measured.summary
         let camera = configuration.viewSize
         let focal = CameraIntrinsics(horizontalFieldOfView: configuration.viewFieldOfView * .pi / 180, size: camera).fx
         let settings = SceneEvaluationSettings(
@@ -97,7 +99,7 @@ public struct SceneRun: Sendable {
             primaryID: scene.primaryID, steps: scene.steps)
         let crop = configuration.digitalFraming.map {
             DigitalFramingEvaluation(
-                samples: summary.frameSamples, primaryID: scene.primaryID, focalLength: focal,
+                samples: measured.frameSamples, primaryID: scene.primaryID, focalLength: focal,
                 outputWidth: Double(camera.width), eyeLine: $0.eyeLine)
         }
         var frontEnd: AudioFrontEndFigures?
@@ -110,7 +112,7 @@ public struct SceneRun: Sendable {
         }
         var run = SceneRun(
             scene: scene.name, law: framing.name(for: law), summary: summary,
-            evaluation: SceneEvaluation(samples: summary.frameSamples, settings: settings),
+            evaluation: SceneEvaluation(samples: measured.frameSamples, settings: settings),
             peakResidentBytes: ProcessResources.peakResidentBytes(), trackRate: configuration.trackRate,
             detectorFallback: session.detectorFallback, audioNote: session.audioNote, digitalFraming: crop,
             framing: framing, audioFrontEnd: frontEnd)
@@ -118,7 +120,7 @@ public struct SceneRun: Sendable {
         // Judged with the zoom on or off alike, so the two can be compared.
         if scene.zoomLens != nil {
             run.zoom = ZoomEvaluation(
-                samples: summary.frameSamples, primaryID: scene.primaryID, goal: configuration.zoomFaceShare,
+                samples: measured.frameSamples, primaryID: scene.primaryID, goal: configuration.zoomFaceShare,
                 viewWidth: Double(camera.width), viewHeight: Double(camera.height),
                 zoomMoves: summary.zoom?.moves ?? 0, duration: summary.mediaSeconds)
         }

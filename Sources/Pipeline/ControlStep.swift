@@ -1,4 +1,3 @@
-import Bench
 import Control
 import DockCore
 import DockKit

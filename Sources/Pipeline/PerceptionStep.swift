@@ -5,32 +5,32 @@ import Perception
 import Tracking
 
 /// What the perception step made of one frame.
-struct FramePerception {
-    var frame: Frame
-    var camera: CameraInformation
+package struct FramePerception {
+    package var frame: Frame
+    package var camera: CameraInformation
     /// The head's pose when the frame was taken (zero when no rig knows it).
-    var pose: Vector3D
+    package var pose: Vector3D
     /// This frame's faces, and the bodies and objects of an earlier frame delivered with it.
-    var detections: [Detection]
-    var detectorFailures: Int
+    package var detections: [Detection]
+    package var detectorFailures: Int
     /// Whether the body detector was asked to run on this frame.
-    var bodiesAsked: Bool
+    package var bodiesAsked: Bool
     /// Seconds spent waiting for the slow detectors (lock-step only), not the frame's own work.
-    var waitedForLate: Double
+    package var waitedForLate: Double
     /// What digital framing shows of the frame (unit rect, lower-left origin), when it is on.
-    var crop: NormalizedRect?
-    var subjects: [TrackedSubject]
+    package var crop: NormalizedRect?
+    package var subjects: [TrackedSubject]
     /// The selector's choice (a client's lock, else the most salient subject).
-    var selected: TrackedSubject?
+    package var selected: TrackedSubject?
     /// Whom to frame: the selector's choice, or the speakers' (one person or a group).
-    var framed: [TrackedSubject]
-    var speaking: [UUID: Double]
+    package var framed: [TrackedSubject]
+    package var speaking: [UUID: Double]
     /// Someone talking where nobody is tracked: the head turns towards the voice.
-    var sound: NormalizedRect?
+    package var sound: NormalizedRect?
     /// Someone tracked was heard speaking (speakingConfidence over the policy's threshold).
-    var heardSpeaker: Bool
+    package var heardSpeaker: Bool
     /// The tracker's confirmed face tracks (for identity metrics).
-    var faceTracks: [(uuid: UUID, rect: NormalizedRect)]
+    package var faceTracks: [(uuid: UUID, rect: NormalizedRect)]
 }
 
 /// Where sound comes from: live microphones, or a generated scene heard by microphones on the

@@ -1,4 +1,3 @@
-import Bench
 import CameraOutputs
 import Capture
 import Control
@@ -7,6 +6,7 @@ import DockKit
 import Foundation
 import Imaging
 import Motion
+import Simulation
 import Tracking
 
 /// A live view of a run, handed to the status line.
@@ -71,7 +71,7 @@ public final class Pipeline: PipelineSession {
     let zoomFigures = Protected(ZoomFigures())
     let zoomPresses = Protected<[Double]>([])
     static let heldZoomPresses = 8
-    private var recorder: FrameRecorder
+    private var sinks: FrameSinks
     /// The virtual camera other programs read, and the crop digital framing shows on it.
     public let videoOut: VideoOutputSink?
     private var crop: CropFollower?
@@ -114,7 +114,7 @@ public final class Pipeline: PipelineSession {
         try configuration.configureFraming(of: accessory)
         accessory.configurePresets(home: configuration.framing.home, privacy: configuration.privacyPose)
         accessory.battery.configure(configuration.batteryGauge)
-        recorder = try FrameRecorder(configuration: configuration, rig: rig, detectorName: built.stage.name)
+        sinks = try FrameSinks(configuration: configuration, rig: rig, detectorName: built.stage.name)
         // No lens to zoom: with a virtual camera, zooming falls back to the digital kind there.
         let digitalZoom =
             configuration.zoom == .auto && rig.zoom == nil && configuration.videoOut != nil
@@ -162,6 +162,16 @@ public final class Pipeline: PipelineSession {
 
     public var totalFrames: Int? { rig.totalFrames }
 
+    /// Subscribes `observer` to every frame this pipeline processes (before `run`).
+    package func subscribe(_ observer: any FrameObserver) { sinks.observers.append(observer) }
+
+    /// Where the people really are, when the rig knows (a generated scene, a labelled
+    /// recording), with the virtual camera that sees them and its widest lens.
+    package var groundTruth: (truth: any GroundTruthProvider, virtualCamera: VirtualCamera?, camera: CameraInformation)?
+    {
+        rig.truth.map { ($0, rig.virtualCamera, rig.camera) }
+    }
+
     /// How late the slow detectors' results reach the tracker, seconds.
     static let slowResultDelay = 0.05
 
@@ -178,7 +188,7 @@ public final class Pipeline: PipelineSession {
         let cpuStart = SessionSummary.processCPUSeconds()
         let runStart = wallClock.now
         defer {
-            recorder.close()
+            sinks.close()
             perception.detection.settle()
             videoOut?.finish()
         }
@@ -219,8 +229,7 @@ public final class Pipeline: PipelineSession {
             accessory.motors.backend.capabilities.commandLatency, accessory.motors.measuredLatency,
             accessory.motors.latencySamples
         )
-        summary.metrics = recorder.metrics
-        recorder.finish(summary: &summary)
+        sinks.finish(summary: &summary)
         videoOut?.finish()
         if let figures = videoOut?.current {
             for latency in figures.latencies { summary.timings.record(.captureToOutput, milliseconds: latency) }
@@ -295,16 +304,16 @@ public final class Pipeline: PipelineSession {
         summary.detectorFailures += p.detectorFailures
         if p.bodiesAsked { summary.bodyRuns += 1 }
         if p.heardSpeaker { summary.framesWithSpeaker += 1 }
-        recorder.record(p, time: time, command: controlFigures.withLock { $0.lastCommand }, summary: &summary)
+        sinks.record(p, time: time, command: controlFigures.withLock { $0.lastCommand }, summary: &summary)
         // A sink that fell behind or stopped (a slow or full disk) is said when it happens.
-        for line in recorder.takeNotices() { log(line) }
+        for line in sinks.takeNotices() { log(line) }
         summary.frames += 1
         monitor.recordFrame(
             SessionMonitor.Snapshot(
                 frame: p.frame, detections: p.detections.map(\.rect),
                 subjects: p.subjects.map { ($0.id, $0.uuid, $0.rect) }, framed: p.framed.map(\.uuid)),
             stages: stages, accounting: accounting, detectorFailures: p.detectorFailures)
-        status?(recorder.status(p, frames: summary.frames, time: time, wallSeconds: wallSeconds))
+        status?(sinks.status(p, frames: summary.frames, time: time, wallSeconds: wallSeconds))
     }
 
     /// Logs camera events and an audio source that ended (once).

@@ -1,4 +1,3 @@
-import Bench
 import DockCore
 import DockKit
 import Foundation

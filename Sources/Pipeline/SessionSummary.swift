@@ -1,4 +1,3 @@
-import Bench
 import DockCore
 import Foundation
 import Tracking
@@ -9,7 +8,6 @@ public struct SessionSummary: Sendable {
     public var wallSeconds = 0.0
     public var mediaSeconds = 0.0
     public var timings = StageTimings()
-    public var metrics: LoopMetrics?
     /// Every frame the source produced and what became of it.
     public var accounting = FrameAccounting()
     /// Frames thrown away as bad data (damaged or flagged by the driver).
@@ -64,8 +62,8 @@ public struct SessionSummary: Sendable {
     public var trace: [TraceRow] = []
     /// Beside each trace row kept in memory: the frame's subjects by person (see `SubjectRecord`).
     public var subjectsByFrame: [[SubjectRecord]] = []
-    /// Truth and decisions per frame, when the source has ground truth (see `SceneEvaluation`).
-    public var frameSamples: [FrameSample] = []
+    /// What those who measured the run (its observers: the benchmark's ground truth) report.
+    public var measurementLines: [String] = []
 
     /// Live microphones: blocks captured, blocks lost because the detection thread fell more
     /// than the queue's length behind, and times the sound did not continue (overruns, clock jumps).
@@ -114,18 +112,7 @@ public struct SessionSummary: Sendable {
                     100 * cpuSeconds / wallSeconds,
                     cpuSeconds, wallSeconds, ProcessResources.peakResidentBytes() / 1_048_576))
         }
-        if let metrics {
-            let inView = metrics.inViewShare.map { String(format: "%.1f %%", $0 * 100) } ?? "never acquired"
-            let acquire = metrics.timeToAcquire.map { String(format: "%.2f s", $0) } ?? "-"
-            let errors = metrics.centeringErrors()
-            let fraction = metrics.centeringFractions
-            lines.append("target in view after acquisition: \(inView); time to acquire: \(acquire)")
-            lines.append(
-                String(
-                    format: "centering error: median %.2f°, RMS %.2f°, p95 %.2f° (%.1f %% of frame width median)",
-                    errors.median ?? .nan, errors.rootMeanSquare ?? .nan, errors.value(at: 95) ?? .nan,
-                    (fraction.median ?? .nan) * 100))
-        }
+        lines += measurementLines
         lines.append(accounting.report)
         lines.append(
             "track calls \(trackCalls), rate-contract errors \(rateContractErrors), deadman stops \(deadmanStops), "

@@ -1,4 +1,4 @@
-import Bench
+import DockCore
 
 /// The stages a run's timings name: one list for every rig, so the benchmark's columns and the
 /// live figures read the same names.

@@ -1,6 +1,7 @@
 import Bench
 import DockCore
 import Foundation
+import GroundTruth
 import Simulation
 import TestSupport
 import Testing
@@ -24,8 +25,9 @@ import Testing
 
     /// The real face photo walks across the wide view; the loop keeps it in frame.
     @Test func walkingSubjectStaysInViewAndCentred() throws {
-        let summary = try Pipeline(simulating: configuration(.walk)).run()
-        let metrics = try #require(summary.metrics)
+        let run = try Pipeline(simulating: configuration(.walk)).runMeasured()
+        let summary = run.summary
+        let metrics = try #require(run.metrics)
         #expect(summary.frames == 361)
         #expect(summary.detectorName == "yunet+ssdlite")
         #expect((summary.cpuSeconds ?? 0) > 0 && summary.report().contains("CPU: "))
@@ -88,11 +90,12 @@ import Testing
     @Test func realTimeRigStaysCloseToLockStep() throws {
         var c = configuration(.walk)
         c.maximumFrames = 240
-        let lockStep = try Pipeline(simulating: c).run()
+        let lockStepRun = try Pipeline(simulating: c).runMeasured()
         c.realTime = true
-        let realTime = try Pipeline(simulating: c).run()
-        let ls = try #require(lockStep.metrics)
-        let rt = try #require(realTime.metrics)
+        let realTimeRun = try Pipeline(simulating: c).runMeasured()
+        let realTime = realTimeRun.summary
+        let ls = try #require(lockStepRun.metrics)
+        let rt = try #require(realTimeRun.metrics)
         #expect(try #require(rt.inViewShare) >= 0.95 && (try #require(ls.inViewShare)) >= 0.95)
         let lsRMS = try #require(ls.centeringErrors().rootMeanSquare)
         let rtRMS = try #require(rt.centeringErrors().rootMeanSquare)

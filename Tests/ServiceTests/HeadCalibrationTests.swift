@@ -1,6 +1,7 @@
 import Calibration
 import DockCore
 import Foundation
+import GroundTruth
 import Motion
 import Options
 import Pipeline
@@ -57,9 +58,9 @@ import Testing
         let written = try DockdOptions.parse(["--config", file, "--demo"]).configuration
         #expect(written.mount == MountDirections(panInverted: true) && written.scales.pan == panScale)
         (c.mount, c.scales, c.commandLatency) = (written.mount, written.scales, written.commandLatency)
-        let summary = try Pipeline(simulating: c).run()
-        #expect(summary.runawayStop == nil)
-        #expect(try #require(summary.metrics?.inViewShare) > 0.9)
+        let run = try Pipeline(simulating: c).runMeasured()
+        #expect(run.summary.runawayStop == nil)
+        #expect(try #require(run.metrics?.inViewShare) > 0.9)
     }
 
     /// dockd's first start with a head nobody described learns it; later starts read it back.

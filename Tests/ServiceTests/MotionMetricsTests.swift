@@ -1,4 +1,5 @@
 import Bench
+import DockCore
 import TestSupport
 import Testing
 

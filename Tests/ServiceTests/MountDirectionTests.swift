@@ -1,6 +1,7 @@
 import Bench
 import DockCore
 import Foundation
+import GroundTruth
 import Motion
 import Pipeline
 import TestSupport
@@ -39,9 +40,9 @@ import Testing
     @Test func theSameHeadConfiguredInvertedTracks() throws {
         var c = invertedPan
         c.mount = MountDirections(panInverted: true)
-        let summary = try Pipeline(simulating: c).run()
-        #expect(summary.runawayStop == nil)
-        let metrics = try #require(summary.metrics)
+        let run = try Pipeline(simulating: c).runMeasured()
+        #expect(run.summary.runawayStop == nil)
+        let metrics = try #require(run.metrics)
         #expect(try #require(metrics.inViewShare) > 0.9)
         #expect(try #require(metrics.centeringErrors().median) < 5, "degrees")
     }

@@ -36,7 +36,7 @@ import Testing
         // The real-time rig: commands carry results within a frame period or so of their capture.
         #expect(try #require(result.summary.timings.percentiles("capture→command").median) < 100)
         #expect(result.summary.wallSeconds >= 14.5, "a real-time run cannot finish early")
-        #expect(result.summary.trace.isEmpty && result.summary.frameSamples.isEmpty)
+        #expect(result.summary.trace.isEmpty && result.summary.subjectsByFrame.isEmpty)
         #expect(result.memory.count >= 3 && result.driftBytes != nil)
         #expect(result.memory.last?.heap.isNaN == true, "the heap is not sampled after the run")
         // glibc's heap figures exist unless a sanitizer's allocator replaced glibc's.

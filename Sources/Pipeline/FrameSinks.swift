@@ -1,35 +1,29 @@
-import Bench
 import DockCore
 import Foundation
 import Imaging
 import Perception
-import Simulation
 import Tracking
 
-/// The per-frame sinks every rig shares, on the perception thread: the figures against ground truth, the trace, the annotated video and the status line.
-struct FrameRecorder {
+/// The per-frame sinks every rig shares, on the perception thread: the observers (the
+/// benchmark's ground truth), the trace, the annotated video and the status line.
+struct FrameSinks {
     let configuration: SessionConfiguration
     let rig: Rig
     let detectorName: String
-    private(set) var metrics: LoopMetrics?
+    /// Those who measure the run, in the order they subscribed.
+    var observers: [any FrameObserver] = []
     private var identities = IdentityNumbers()
     private var video: VideoFileSink?
     private var notices: [String] = []
     private var traceFile: TraceFile?
+    /// What the observers said of the latest frame.
+    private var overlay = FrameOverlay()
 
     init(configuration: SessionConfiguration, rig: Rig, detectorName: String) throws(SessionError) {
         self.configuration = configuration
         self.rig = rig
         self.detectorName = detectorName
         let camera = rig.camera
-        if rig.truth != nil, configuration.keepFrameRecords {
-            metrics = LoopMetrics(
-                viewWidth: Double(camera.referenceDimensions.width),
-                viewHeight: Double(camera.referenceDimensions.height),
-                focalLength: camera.intrinsics.fx,
-                window: configuration.keepFrameRecords ? .max : SessionConfiguration.liveWindowFrames
-            )
-        }
         if let path = configuration.outputVideo {
             do {
                 // On media time nothing is late: the video waits for the disk and keeps every frame.
@@ -51,9 +45,15 @@ struct FrameRecorder {
     /// Records one processed frame: `time` is seconds since the run's first frame, `command`
     /// the motors' latest velocity.
     mutating func record(_ p: FramePerception, time: Double, command: Vector3D, summary: inout SessionSummary) {
-        let coordinates = ImageCoordinates(size: p.frame.size)
-        let truthInView = recordTruth(p, time: time, command: command, coordinates: coordinates, summary: &summary)
-        if video != nil { writeVideo(p, time: time, command: command, truth: truthInView, summary: &summary) }
+        var merged = FrameOverlay()
+        for observer in observers {
+            let said = observer.observe(ObservedFrame(perception: p, time: time, command: command))
+            merged.boxes += said.boxes
+            merged.centeringErrorDegrees = merged.centeringErrorDegrees ?? said.centeringErrorDegrees
+            merged.inViewShare = merged.inViewShare ?? said.inViewShare
+        }
+        overlay = merged
+        if video != nil { writeVideo(p, time: time, command: command, summary: &summary) }
         guard configuration.keepFrameRecords || traceFile != nil else { return }
         let row = TraceRow(
             sequence: p.frame.stamp.sequence, time: time, yaw: p.pose.y, pitch: p.pose.x,
@@ -83,47 +83,8 @@ struct FrameRecorder {
         traceFile = nil
     }
 
-    /// The frame against where the people really are; returns their boxes in the view.
-    private mutating func recordTruth(
-        _ p: FramePerception, time: Double, command: Vector3D, coordinates: ImageCoordinates,
-        summary: inout SessionSummary
-    ) -> [PixelRect] {
-        guard let truth = rig.truth, var recorded = metrics else { return [] }
-        // Seen through the lens as it was zoomed for this frame.
-        let zoom = p.camera.intrinsics.fx / rig.camera.intrinsics.fx
-        let virtualCamera = rig.virtualCamera?.zoomed(by: zoom)
-        let people = truth.groundTruth(sequence: p.frame.stamp.sequence).map { person in
-            let rect =
-                virtualCamera.map { $0.project(worldRect: person.face, pose: p.frame.truePose ?? p.pose) }
-                ?? person.face
-            let direction =
-                virtualCamera?.pose(centering: PixelPoint(x: person.face.midX, y: person.face.midY)) ?? Vector3D()
-            return PersonSample(
-                id: person.id, rect: rect, hidden: person.hidden, speaking: person.speaking, yaw: direction.y,
-                pitch: direction.x)
-        }
-        let faceTracks = p.faceTracks.map {
-            IdentifiedBox(id: identities.number(for: $0.uuid), rect: coordinates.pixels($0.rect))
-        }
-        var sample = FrameSample(
-            time: time, yaw: p.pose.y, pitch: p.pose.x, commandYaw: command.y, commandPitch: command.x,
-            people: people, selected: p.framed.first.map { coordinates.pixels($0.rect) },
-            alsoSelected: p.framed.dropFirst().map { coordinates.pixels($0.rect) }, faceTracks: faceTracks,
-            crop: p.crop.map { coordinates.pixels($0) })
-        sample.zoom = zoom
-        let target = SceneEvaluation.target(in: sample, primaryID: nil)
-        let targetRect = target.flatMap { id in people.first { $0.id == id } }?.rect
-        recorded.record(
-            LoopSample(
-                time: sample.time, targetCenterX: targetRect?.midX, targetCenterY: targetRect?.midY,
-                targetSelected: target.map { SceneEvaluation.chosenPeople(sample).contains($0) } ?? false, zoom: zoom))
-        metrics = recorded
-        summary.frameSamples.append(sample)
-        return people.compactMap { $0.hidden ? nil : $0.rect }
-    }
-
     private mutating func writeVideo(
-        _ p: FramePerception, time: Double, command: Vector3D, truth: [PixelRect], summary: inout SessionSummary
+        _ p: FramePerception, time: Double, command: Vector3D, summary: inout SessionSummary
     ) {
         guard let video else { return }
         // A file that stopped takes no more frames: nothing is drawn for it for the rest of the run.
@@ -138,12 +99,12 @@ struct FrameRecorder {
             format: "OpenDock  frame %d  t %.2f s  detector %@  subject %@", summary.frames, time,
             detectorName as NSString,
             (p.framed.isEmpty ? "none" : p.framed.map { "#\($0.id)" }.joined(separator: "+")) as NSString)
-        if let metrics, let last = metrics.samples.last {
+        if !observers.isEmpty {
             // Live figures against the truth: this frame's error and the share in view so far.
             text += String(
                 format: "  error %@  in view %@",
-                (metrics.centeringErrorDegrees(last).map { String(format: "%.1f deg", $0) } ?? "-") as NSString,
-                (metrics.inViewShare.map { String(format: "%.0f%%", $0 * 100) } ?? "-") as NSString)
+                (overlay.centeringErrorDegrees.map { String(format: "%.1f deg", $0) } ?? "-") as NSString,
+                (overlay.inViewShare.map { String(format: "%.0f%%", $0 * 100) } ?? "-") as NSString)
         }
         // A frame decoded small for detection is written from its camera picture.
         let view = p.frame.picture(at: video.size)
@@ -153,17 +114,17 @@ struct FrameRecorder {
             ? view
             : Annotator().annotate(
                 view, detections: p.detections.map { $0.scaled(by: enlargement) }, subjects: p.subjects,
-                selectedID: p.framed.first?.id, truth: truth.map { $0.scaled(by: enlargement) }, pose: p.pose,
+                selectedID: p.framed.first?.id, truth: overlay.boxes.map { $0.scaled(by: enlargement) }, pose: p.pose,
                 command: command, text: text)
         video.submit(annotated)
     }
 
     /// The live figures for the status line.
     func status(_ p: FramePerception, frames: Int, time: Double, wallSeconds: Double) -> SessionStatus {
-        let last = metrics?.samples.last.flatMap { metrics?.centeringErrorDegrees($0) }
-        return SessionStatus(
+        SessionStatus(
             frame: frames, totalFrames: rig.totalFrames, mediaTime: time, wallSeconds: wallSeconds, pose: p.pose,
-            selectedID: p.framed.first?.id, inViewShare: metrics?.inViewShare, lastCenteringError: last)
+            selectedID: p.framed.first?.id, inViewShare: overlay.inViewShare,
+            lastCenteringError: overlay.centeringErrorDegrees)
     }
 
     /// What the sinks have to say since last asked: a disk that fell behind, a sink that stopped.
@@ -175,6 +136,7 @@ struct FrameRecorder {
     /// Ends the sinks at the end of a run: the queued frames and the trace's last rows go out, or
     /// the summary says why not.
     mutating func finish(summary: inout SessionSummary) {
+        summary.measurementLines = observers.flatMap(\.reportLines)
         if let traceFile {
             // A disk that takes nothing for 2 s more loses the rows still queued, counted.
             if let failure = traceFile.close(timeout: 2) { summary.traceError = summary.traceError ?? failure }

@@ -1,6 +1,7 @@
 import Bench
 import DockCore
 import Foundation
+import Pipeline
 import Testing
 
 /// The streamed trace against the whole-run writer, and its failures.
