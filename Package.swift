@@ -51,7 +51,9 @@ let package = Package(
         .target(name: "Audio", dependencies: ["DockCore", "CVision", "CALSA"]),
         .target(name: "Motion", dependencies: ["DockCore", "CSerial"]),
         .target(name: "Control", dependencies: ["DockCore", "Motion"]),
-        .target(name: "Simulation", dependencies: ["Audio", "DockCore", "Imaging"]),
+        // What a generated scene holds (people, their paths and speech, the room): values only.
+        .target(name: "SceneModel", dependencies: ["DockCore"]),
+        .target(name: "Simulation", dependencies: ["Audio", "DockCore", "Imaging", "SceneModel"]),
         .target(
             name: "DockKit", dependencies: ["Control", "ControlClient", "DockCore", "Motion", "Spatial", "Tracking"]),
         .target(name: "Bench", dependencies: ["DockCore", "Tracking"]),
@@ -63,12 +65,19 @@ let package = Package(
         .target(
             name: "Pipeline",
             dependencies: [
-                "Audio", "Calibration", "CameraOutputs", "Capture", "Control", "DockCore", "DockKit", "Imaging",
-                "Motion", "MotorDevices", "Perception", "Simulation", "Tracking",
+                "Audio", "CameraOutputs", "Capture", "Control", "DockCore", "DockKit", "Imaging", "Motion",
+                "MotorDevices", "Perception", "SceneModel", "Tracking",
             ]
         ),
         // The benchmark's subscriber to the engine: where the people really were, frame by frame.
         .target(name: "GroundTruth", dependencies: ["Bench", "DockCore", "Pipeline", "Simulation"]),
+        // The rigs the engine runs on: live devices, and the simulation with its ground truth.
+        .target(
+            name: "Rigs",
+            dependencies: [
+                "Audio", "Calibration", "CameraOutputs", "Capture", "DockCore", "GroundTruth", "Motion",
+                "MotorDevices", "Pipeline", "Simulation",
+            ]),
         .target(name: "ControlClient", dependencies: ["DockCore"]),
         .target(
             name: "ControlServer",
@@ -92,7 +101,7 @@ let package = Package(
             name: "Soak",
             dependencies: [
                 "Bench", "CameraOutputs", "ControlClient", "ControlServer", "DockCore", "DockKit", "Imaging", "Options",
-                "Pipeline",
+                "Pipeline", "Rigs",
             ]),
         // How a head is built and wired, learnt by turning it and watching its camera.
         .target(name: "Calibration", dependencies: ["DockCore", "Imaging", "Motion"]),
@@ -100,8 +109,8 @@ let package = Package(
             name: "BenchRunner",
             dependencies: [
                 "Bench", "CameraOutputs", "CameraSimulation", "Capture", "Control", "ControlClient", "ControlServer",
-                "DockCore", "GroundTruth", "Imaging", "Options", "PeerBench", "Perception", "Pipeline", "SceneFiles",
-                "Simulation", "Tracking",
+                "DockCore", "GroundTruth", "Imaging", "Options", "PeerBench", "Perception", "Pipeline", "Rigs",
+                "SceneFiles", "Simulation", "Tracking",
             ]),
         // The detection path measured on its own: accuracy on labelled sets, decoding speed.
         .target(
@@ -114,7 +123,7 @@ let package = Package(
         // Executables
         .executableTarget(
             name: "dockd",
-            dependencies: ["Bench", "ControlServer", "Daemon", "DockCore", "DockKit", "Options", "Pipeline"]),
+            dependencies: ["Bench", "ControlServer", "Daemon", "DockCore", "DockKit", "Options", "Pipeline", "Rigs"]),
         // dockctl links no OpenCV: its tool verbs run in dockctl-tools, which it finds beside itself.
         .executableTarget(name: "dockctl", dependencies: ["ControlClient", "DockCore"]),
         .executableTarget(
@@ -122,8 +131,7 @@ let package = Package(
             dependencies: [
                 "Audio", "Bench", "BenchRunner", "Calibration", "Capture", "ControlClient", "DetectionBench",
                 "DockCore", "DockKit", "Motion", "MotorDevices", "Options", "PeerBench", "Perception", "Pipeline",
-                "SceneFiles",
-                "Soak",
+                "Rigs", "SceneFiles", "Soak",
             ]),
 
         // DockKit programs as a client writes them (README, "DockKit examples"); the tests run them.
@@ -190,13 +198,9 @@ let package = Package(
             name: "ServiceTests",
             dependencies: [
                 "Audio", "Bench", "BenchRunner", "Calibration", "CameraOutputs", "CameraSimulation", "Capture",
-                "Control",
-                "ControlClient",
-                "ControlServer", "CV4L2", "Daemon", "DetectionBench", "GroundTruth", "Options",
-                "DockCore", "dockctl", "dockctl-tools",
-                "DockKit", "Imaging", "Motion", "MotorDevices", "PeerBench", "Perception", "Pipeline", "SceneFiles",
-                "Simulation",
-                "Soak", "TestSupport", "Tracking",
+                "Control", "ControlClient", "ControlServer", "CV4L2", "Daemon", "DetectionBench", "DockCore", "dockctl",
+                "dockctl-tools", "DockKit", "GroundTruth", "Imaging", "Motion", "MotorDevices", "Options", "PeerBench",
+                "Perception", "Pipeline", "Rigs", "SceneFiles", "Simulation", "Soak", "TestSupport", "Tracking",
             ]
         ),
     ],

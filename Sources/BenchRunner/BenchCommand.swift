@@ -6,6 +6,7 @@ import GroundTruth
 import Options
 import Perception
 import Pipeline
+import Rigs
 
 /// `dockctl bench`: the whole closed loop on the demo scene, as fast as the machine allows,
 /// reporting throughput and per-stage wall time. Figures are medians and p99 over the frames of

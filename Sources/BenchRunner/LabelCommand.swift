@@ -3,6 +3,7 @@ import DockCore
 import Foundation
 import Options
 import Pipeline
+import Rigs
 
 /// `dockctl label VIDEO`: proposes a scene file from a recording with no labels, so that it can
 /// be benchmarked at once. The pipeline runs over every frame at full resolution with a fixed

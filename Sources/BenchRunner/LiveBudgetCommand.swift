@@ -5,6 +5,7 @@ import Foundation
 import Options
 import Perception
 import Pipeline
+import Rigs
 
 /// `dockctl bench-live`: what the live path costs a computer, the way `dockd --camera` runs
 /// it — a 720p30 MJPEG webcam (a recording played in real time through the V4L2 path), no

@@ -4,6 +4,7 @@ import DockCore
 import Foundation
 import GroundTruth
 import Pipeline
+import Rigs
 import Simulation
 
 /// `dockctl bench-motion`: the control laws side by side on generated scenes in closed loop:

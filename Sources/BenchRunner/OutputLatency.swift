@@ -4,6 +4,7 @@ import Control
 import DockCore
 import Foundation
 import Pipeline
+import Rigs
 import Simulation
 
 /// How long a captured frame takes to reach the virtual camera: the demo scene in real time on a

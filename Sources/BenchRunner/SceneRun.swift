@@ -4,6 +4,7 @@ import DockCore
 import Foundation
 import GroundTruth
 import Pipeline
+import Rigs
 import SceneFiles
 import Simulation
 import Tracking
@@ -86,7 +87,8 @@ public struct SceneRun: Sendable {
         case .motorsAndCrop:
             configuration.digitalFraming = configuration.digitalFraming ?? CropFollower.Settings()
         }
-        let session = try Pipeline(simulating: configuration, initialPose: scene.initialPose)
+        let session = try Pipeline(
+            simulating: configuration, initialPose: scene.initialPose, truth: scene.labelledTruth)
         let total = session.totalFrames
         let measured = try session.runMeasured(stop: stop) { status in
             if let total, total > 0 { progress?(Double(status.frame) / Double(total)) }

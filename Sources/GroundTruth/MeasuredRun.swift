@@ -12,12 +12,12 @@ package struct MeasuredRun: Sendable {
 }
 
 extension Pipeline {
-    /// Runs with the ground truth recorded beside it, when the rig has one and the run keeps its
-    /// frame records (a run of days keeps none).
+    /// Runs, and gives the figures against the ground truth its rig recorded beside it (a
+    /// simulated rig does when the run keeps its frame records; a run of days keeps none).
     package func runMeasured(stop: StopFlag = StopFlag(), status: ((SessionStatus) -> Void)? = nil)
         throws(SessionError) -> MeasuredRun
     {
-        let truth = configuration.keepFrameRecords ? TruthRecorder.attach(to: self) : nil
+        let truth = observers.lazy.compactMap { $0 as? TruthRecorder }.first
         let summary = try run(stop: stop, status: status)
         return MeasuredRun(summary: summary, metrics: truth?.metrics, frameSamples: truth?.samples ?? [])
     }

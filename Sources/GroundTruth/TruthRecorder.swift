@@ -18,15 +18,7 @@ package final class TruthRecorder: FrameObserver {
     package private(set) var samples: [FrameSample] = []
     private var identities = IdentityNumbers()
 
-    /// Subscribes to `pipeline` when its rig knows where the people are; nil when it does not.
-    package static func attach(to pipeline: Pipeline) -> TruthRecorder? {
-        guard let (truth, virtualCamera, camera) = pipeline.groundTruth else { return nil }
-        let recorder = TruthRecorder(truth: truth, virtualCamera: virtualCamera, camera: camera)
-        pipeline.subscribe(recorder)
-        return recorder
-    }
-
-    init(truth: any GroundTruthProvider, virtualCamera: VirtualCamera?, camera: CameraInformation) {
+    package init(truth: any GroundTruthProvider, virtualCamera: VirtualCamera?, camera: CameraInformation) {
         self.truth = truth
         self.virtualCamera = virtualCamera
         widest = camera

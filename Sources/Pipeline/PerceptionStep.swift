@@ -35,7 +35,7 @@ package struct FramePerception {
 
 /// Where sound comes from: live microphones, or a generated scene heard by microphones on the
 /// camera (rendered for the head's yaw). A recording's sound is analysed whole and needs none.
-protocol AudioInput: AnyObject {
+package protocol AudioInput: AnyObject {
     /// The blocks heard up to `now`, with the head at `yaw`.
     func blocks(until now: MonotonicInstant, yaw: Double) -> [AudioBlock]
     /// Why the sound stopped, once it has (a device that went away).

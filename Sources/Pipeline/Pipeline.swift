@@ -6,7 +6,6 @@ import DockKit
 import Foundation
 import Imaging
 import Motion
-import Simulation
 import Tracking
 
 /// A live view of a run, handed to the status line.
@@ -84,7 +83,7 @@ public final class Pipeline: PipelineSession {
 
     /// Builds the detectors first, then the rig (a live camera streams from the moment it is
     /// opened, so it opens once the pipeline is ready for its frames).
-    init(
+    package init(
         configuration: SessionConfiguration, videoOutSystem: any VideoDeviceSystem,
         makeRig: () throws(SessionError) -> Rig
     ) throws(SessionError) {
@@ -141,36 +140,13 @@ public final class Pipeline: PipelineSession {
         } catch { throw SessionError(error.description) }
     }
 
-    /// The simulated rig: the demo scene or a recording, the simulated gimbal or none.
-    public convenience init(
-        simulating configuration: SessionConfiguration, initialPose: Vector3D = Vector3D(),
-        videoOutSystem: any VideoDeviceSystem = LinuxVideoDeviceSystem()
-    ) throws(SessionError) {
-        try self.init(configuration: configuration, videoOutSystem: videoOutSystem) { () throws(SessionError) in
-            try Rig.simulated(configuration, initialPose: initialPose)
-        }
-    }
-
-    /// The live rig: a V4L2 camera, a motor device or none, microphones when named.
-    public convenience init(
-        live configuration: SessionConfiguration, system: any VideoDeviceSystem = LinuxVideoDeviceSystem()
-    ) throws(SessionError) {
-        try self.init(configuration: configuration, videoOutSystem: system) { () throws(SessionError) in
-            try Rig.live(configuration, system: system)
-        }
-    }
-
     public var totalFrames: Int? { rig.totalFrames }
 
     /// Subscribes `observer` to every frame this pipeline processes (before `run`).
     package func subscribe(_ observer: any FrameObserver) { sinks.observers.append(observer) }
 
-    /// Where the people really are, when the rig knows (a generated scene, a labelled
-    /// recording), with the virtual camera that sees them and its widest lens.
-    package var groundTruth: (truth: any GroundTruthProvider, virtualCamera: VirtualCamera?, camera: CameraInformation)?
-    {
-        rig.truth.map { ($0, rig.virtualCamera, rig.camera) }
-    }
+    /// Those subscribed, in order.
+    package var observers: [any FrameObserver] { sinks.observers }
 
     /// How late the slow detectors' results reach the tracker, seconds.
     static let slowResultDelay = 0.05

@@ -70,11 +70,6 @@ extension SessionConfiguration {
     }
 
     /// What one-channel sound means for speaker following, appended to the audio note.
-    static let monoNote = " (mono: no direction; speech goes to whoever's lips move, else framing stays with vision)"
-
-    /// Builds the session that fits the source.
-    public func makeSession() throws(SessionError) -> Pipeline {
-        if case .camera = source { return try Pipeline(live: self) }
-        return try Pipeline(simulating: self)
-    }
+    package static let monoNote =
+        " (mono: no direction; speech goes to whoever's lips move, else framing stays with vision)"
 }

@@ -2,59 +2,54 @@ import Capture
 import DockCore
 import Foundation
 import Motion
-import Simulation
 
 /// What feeds the pipeline and what it drives: the frame source, the motor backend, the sound
 /// and the clock. The pipeline is the same for every rig; only these differ.
 /// - the live rig: a V4L2 camera, a motor device (or none), ALSA microphones, the system clock;
 /// - the simulated rig: a generated scene or a recording seen through a virtual camera on the
 ///   simulated gimbal (or the recording itself without one), the scene's sound, media time.
-final class Rig: @unchecked Sendable {
-    enum Timing: Sendable, Equatable {
+package final class Rig: @unchecked Sendable {
+    package enum Timing: Sendable, Equatable {
         /// Capture thread → newest-only mailbox → perception; a control thread on the clock.
         case realTime
         /// One thread, frame by frame in media time: every run of a scene repeats exactly.
         case lockStep
     }
 
-    let timing: Timing
+    package let timing: Timing
     /// The clock every stage reads: the system's for a camera, media time for a simulation.
-    let clock: any MonotonicClock
+    package let clock: any MonotonicClock
     /// In a simulation, media time as other threads read it (the control API's calls land on
     /// the simulated gimbal's timeline): started at the run's start in real time, moved to each
     /// frame's time in lock-step.
-    let mediaClock: MediaClock?
-    let backend: any MotorBackend
+    package let mediaClock: MediaClock?
+    package let backend: any MotorBackend
     /// The simulated gimbal, when the rig has one: lock-step control ticks advance it.
-    let gimbal: SimulatedGimbal?
-    let sourceSummary: String
-    let nominalFrameRate: Double
+    package let gimbal: SimulatedGimbal?
+    package let sourceSummary: String
+    package let nominalFrameRate: Double
     /// Frames the run will have, when the source knows (a scene that does not loop, a file).
-    let totalFrames: Int?
+    package let totalFrames: Int?
     /// The camera's information when a frame carries none.
-    let camera: CameraInformation
+    package let camera: CameraInformation
     /// The camera's own picture, before any shrinking for detection (what video out shows).
-    let pictureSize: PixelSize
-    /// Where the people really are, for the benchmark's figures; with the virtual camera to
-    /// project them into the view.
-    let truth: (any GroundTruthProvider)?
-    let virtualCamera: VirtualCamera?
+    package let pictureSize: PixelSize
     /// The camera's optical zoom, when it has one the engine may drive.
-    let zoom: (any ZoomDrive)?
-    let sound: RigSound
+    package let zoom: (any ZoomDrive)?
+    package let sound: RigSound
     /// Camera events (docked, undocked) waiting to be logged.
-    let events: Protected<[CameraEvent]>
+    package let events: Protected<[CameraEvent]>
     /// Ends a wait for frames from another thread.
-    let cancel: @Sendable () -> Void
+    package let cancel: @Sendable () -> Void
     /// Builds the frame source: on the capture thread in real time (which owns it from then
     /// on), on the caller's thread in lock-step. Called once.
-    let makeSource: @Sendable () throws(FrameSourceError) -> any FrameSource
+    package let makeSource: @Sendable () throws(FrameSourceError) -> any FrameSource
 
-    init(
+    package init(
         timing: Timing, clock: any MonotonicClock, mediaClock: MediaClock?, backend: any MotorBackend,
         gimbal: SimulatedGimbal?,
         sourceSummary: String, nominalFrameRate: Double, totalFrames: Int?, camera: CameraInformation,
-        pictureSize: PixelSize? = nil, truth: (any GroundTruthProvider)?, virtualCamera: VirtualCamera?,
+        pictureSize: PixelSize? = nil,
         zoom: (any ZoomDrive)? = nil, sound: RigSound,
         events: Protected<[CameraEvent]> = Protected([]), cancel: @escaping @Sendable () -> Void,
         makeSource: @escaping @Sendable () throws(FrameSourceError) -> any FrameSource
@@ -69,8 +64,6 @@ final class Rig: @unchecked Sendable {
         self.nominalFrameRate = nominalFrameRate
         self.totalFrames = totalFrames
         self.camera = camera
-        self.truth = truth
-        self.virtualCamera = virtualCamera
         self.zoom = zoom
         self.sound = sound
         self.events = events
@@ -80,28 +73,34 @@ final class Rig: @unchecked Sendable {
 }
 
 /// The rig's sound, ready for the perception step: whom it follows and with what.
-struct RigSound {
-    var follower: SpeakerFollower?
-    var input: (any AudioInput)?
+package struct RigSound {
+    package var follower: SpeakerFollower?
+    package var input: (any AudioInput)?
     /// What the microphones give, or why the run goes on by vision alone.
-    var note: String?
+    package var note: String?
 
-    static var none: RigSound { RigSound(follower: nil, input: nil, note: nil) }
+    package init(follower: SpeakerFollower?, input: (any AudioInput)?, note: String?) {
+        self.follower = follower
+        self.input = input
+        self.note = note
+    }
+
+    package static var none: RigSound { RigSound(follower: nil, input: nil, note: nil) }
 }
 
 /// Moves a value built on one thread to the thread that will own it from then on.
-final class UncheckedBox<T>: @unchecked Sendable {
-    let value: T
-    init(_ value: T) { self.value = value }
+package final class UncheckedBox<T>: @unchecked Sendable {
+    package let value: T
+    package init(_ value: T) { self.value = value }
 }
 
 /// Hands a frame source over once: whoever takes it owns it, and it closes (a camera releases
 /// its device) as soon as that owner lets it go, not when the rig does.
-final class SourceHandOver: @unchecked Sendable {
+package final class SourceHandOver: @unchecked Sendable {
     private let source: Protected<(any FrameSource)?>
-    init(_ source: any FrameSource) { self.source = Protected(source) }
+    package init(_ source: any FrameSource) { self.source = Protected(source) }
 
-    func take() throws(FrameSourceError) -> any FrameSource {
+    package func take() throws(FrameSourceError) -> any FrameSource {
         guard
             let taken = source.withLock({ s in
                 defer { s = nil }

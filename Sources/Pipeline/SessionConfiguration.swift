@@ -8,7 +8,7 @@ import Foundation
 import Motion
 import MotorDevices
 import Perception
-import Simulation
+import SceneModel
 import Tracking
 
 /// What the pipeline reads.
@@ -119,8 +119,6 @@ public struct SessionConfiguration: Sendable {
     public var maximumDuration: Double?
     public var maximumFrames: Int?
     public var scene = SceneConfiguration()
-    /// Ground truth for a recording (from a scene file), for the benchmark's figures.
-    public var labelledTruth: LabelledTruth?
     public var openCVThreads: Int?
     /// What the computer can carry: perception rate, detector schedule, threads.
     public var profile = ComputerProfile.desktop
@@ -174,7 +172,7 @@ public struct SessionConfiguration: Sendable {
 extension SessionConfiguration {
     /// The motor device as the engine drives it: through the mount when an axis is inverted,
     /// with the latency measured on it when there is one.
-    func mounted(_ device: any MotorBackend) -> any MotorBackend {
+    package func mounted(_ device: any MotorBackend) -> any MotorBackend {
         mount.isNormal && scales.isExact && commandLatency == nil
             ? device : MountedBackend(device, directions: mount, scales: scales, commandLatency: commandLatency)
     }

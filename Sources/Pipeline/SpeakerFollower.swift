@@ -8,7 +8,7 @@ import Tracking
 /// turns that into whom to frame, the selector's choice being the fallback. Evidence and policy
 /// work on seats (`Seats`): people out of view keep theirs, so a voice from there turns the head
 /// to where they sat, and two who trade turns can be framed together before both are in view.
-struct SpeakerFollower {
+package struct SpeakerFollower {
     private var analyzer: SpeechAnalyzer
     private var evidence = SpeakerEvidence()
     private(set) var policy: SpeakerSelectionPolicy
@@ -23,12 +23,12 @@ struct SpeakerFollower {
     private var channelOrderLine: String?
 
     /// Follows a whole recording.
-    init(clip: AudioClip, array: MicrophoneArray, policy: SpeakerPolicyConfiguration) throws(AudioError) {
+    package init(clip: AudioClip, array: MicrophoneArray, policy: SpeakerPolicyConfiguration) throws(AudioError) {
         try self.init(analyzer: SpeechAnalyzer(clip: clip, array: array), policy: policy)
     }
 
     /// Follows a live capture: `hear` its blocks as they come.
-    init(analyzer: SpeechAnalyzer, policy: SpeakerPolicyConfiguration) {
+    package init(analyzer: SpeechAnalyzer, policy: SpeakerPolicyConfiguration) {
         self.analyzer = analyzer
         array = analyzer.array
         self.policy = SpeakerSelectionPolicy(configuration: policy)

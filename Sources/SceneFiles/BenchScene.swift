@@ -35,6 +35,11 @@ public struct BenchScene: Sendable {
     public var truthIsProposed = false
     public var steps: [Double] = []
 
+    /// Where the people really are in the recording, when the world is one.
+    public var labelledTruth: LabelledTruth? {
+        if case .video(_, let truth) = world { truth } else { nil }
+    }
+
     public init(name: String, world: World, worldFieldOfView: Double) {
         self.name = name
         self.world = world
@@ -49,9 +54,8 @@ public struct BenchScene: Sendable {
             c.source = .demo
             c.scene = scene
             c.sourceFieldOfView = scene.worldHorizontalFieldOfView
-        case .video(let path, let truth):
+        case .video(let path, _):
             c.source = .file(path)
-            c.labelledTruth = truth
             c.sourceFieldOfView = worldFieldOfView
         }
         c.gimbal = .sim

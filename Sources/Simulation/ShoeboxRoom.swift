@@ -1,32 +1,6 @@
 import DockCore
 import Foundation
 
-/// A point in a room, metres: x across, y deep (the camera looks along +y at yaw 0), z up.
-public struct RoomPoint: Sendable, Hashable {
-    public var x: Double
-    public var y: Double
-    public var z: Double
-
-    public init(x: Double, y: Double, z: Double) {
-        self.x = x
-        self.y = y
-        self.z = z
-    }
-
-    public func distance(to other: RoomPoint) -> Double {
-        let dx = x - other.x
-        let dy = y - other.y
-        let dz = z - other.z
-        return (dx * dx + dy * dy + dz * dz).squareRoot()
-    }
-
-    /// The point `distance` metres away at `yaw` (radians, positive towards +x) from this one,
-    /// at `height` above the floor.
-    public func toward(yaw: Double, distance: Double, height: Double) -> RoomPoint {
-        RoomPoint(x: x + distance * sin(yaw), y: y + distance * cos(yaw), z: height)
-    }
-}
-
 /// A rectangular room whose six walls absorb the same share of the energy that hits them, heard
 /// through its impulse responses: the direct sound and the early reflections by the image-source
 /// method (each wall mirrors the source; an image `order` reflections away arrives from farther,
@@ -192,4 +166,9 @@ public enum ImpulseResponseMeasure {
         guard let index = h.indices.max(by: { abs(h[$0]) < abs(h[$1]) }) else { return nil }
         return (index, h[index])
     }
+}
+
+extension SceneRoom {
+    /// The room as the simulation hears it.
+    public var shoebox: ShoeboxRoom { ShoeboxRoom(size: size, reverberationTime: reverberationTime) }
 }

@@ -5,6 +5,7 @@ import Foundation
 import Imaging
 import Options
 import Pipeline
+import Rigs
 
 /// `dockctl soak`: the demo scene looped at its own 30 fps for minutes, as a service runs,
 /// watching memory, lag and drops.

@@ -3,6 +3,7 @@ import DockCore
 import Foundation
 import Options
 import Pipeline
+import Rigs
 
 /// `dockctl calibrate`: turns the head a little on each axis, watches the camera, and says (and
 /// with --write, saves) which way each axis turns, the field of view and the command latency.

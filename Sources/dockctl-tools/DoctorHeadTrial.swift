@@ -4,6 +4,7 @@ import Foundation
 import Motion
 import MotorDevices
 import Pipeline
+import Rigs
 
 /// The doctor's head checks, which move it: does it answer and turn as told (its own readings),
 /// and, with a camera to watch, which way it turns the camera against how it is configured.

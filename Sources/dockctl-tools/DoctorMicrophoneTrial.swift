@@ -1,6 +1,7 @@
 import Audio
 import Foundation
 import Pipeline
+import Rigs
 
 /// The doctor's microphone checks, which listen: the level and what `MicrophoneCheck` finds
 /// (silence, clipping, one microphone on two channels) over a few seconds, and, with a camera,

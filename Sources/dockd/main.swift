@@ -6,6 +6,7 @@ import DockKit
 import Foundation
 import Options
 import Pipeline
+import Rigs
 
 /// dockd: the tracking service. Exit status 0 done, 1 runtime error, 64 usage error.
 func fail(_ message: String, status: Int32) -> Never {

@@ -9,6 +9,7 @@ import Testing
 @testable import ControlServer
 @testable import DockKit
 @testable import Pipeline
+@testable import Rigs
 
 @Suite(.tags(.unit)) struct BatteryGaugeTests {
     @Test func aPacksChargeFromItsVoltage() {

@@ -11,6 +11,7 @@ import Testing
 @testable import ControlServer
 @testable import Options
 @testable import Pipeline
+@testable import Rigs
 
 @Suite(.serialized, .tags(.realTime), .notInFastRuns) struct ClosedLoopTests {
     func configuration(_ script: SceneScript) -> SessionConfiguration {

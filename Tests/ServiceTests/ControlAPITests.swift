@@ -10,6 +10,7 @@ import Testing
 @testable import ControlServer
 @testable import Options
 @testable import Pipeline
+@testable import Rigs
 
 /// The demo running in real time with the control API on a Unix socket (and TCP with a token),
 /// driven with real HTTP requests through dockctl's client.

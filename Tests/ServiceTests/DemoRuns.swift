@@ -1,5 +1,6 @@
 import DockCore
 import Pipeline
+import Rigs
 import TestSupport
 
 /// The closed-loop suites' common run: the demo scene, unpaced, faces only.

@@ -6,6 +6,7 @@ import Testing
 
 @testable import ControlServer
 @testable import Pipeline
+@testable import Rigs
 
 /// A client that stops reading an event stream costs a bounded queue: its oldest events are
 /// dropped and counted in /metrics, and the API says so once.

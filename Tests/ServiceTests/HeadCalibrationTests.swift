@@ -5,6 +5,7 @@ import GroundTruth
 import Motion
 import Options
 import Pipeline
+import Rigs
 import TestSupport
 import Testing
 

@@ -12,6 +12,7 @@ import Testing
 @testable import ControlServer
 @testable import Options
 @testable import Pipeline
+@testable import Rigs
 @testable import dockctl_tools
 
 @Suite(.tags(.realTime), .notInFastRuns) struct LiveSessionTests {

@@ -3,6 +3,7 @@ import DockCore
 import Testing
 
 @testable import Pipeline
+@testable import Rigs
 
 /// A looping scene's sound comes again with each pass, on one timeline with the frames.
 @Suite(.tags(.unit)) struct LoopingSoundTests {

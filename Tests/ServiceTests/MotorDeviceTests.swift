@@ -12,6 +12,7 @@ import Testing
 @testable import ControlServer
 @testable import Options
 @testable import Pipeline
+@testable import Rigs
 
 @Suite(.tags(.unit)) struct MotorDeviceSpecTests {
     @Test func specsParse() {

@@ -4,6 +4,7 @@ import Foundation
 import GroundTruth
 import Motion
 import Pipeline
+import Rigs
 import TestSupport
 import Testing
 

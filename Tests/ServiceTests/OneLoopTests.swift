@@ -1,6 +1,7 @@
 import Bench
 import DockCore
 import Pipeline
+import Rigs
 import Simulation
 import Testing
 

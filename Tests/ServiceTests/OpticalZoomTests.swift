@@ -7,6 +7,7 @@ import TestSupport
 import Testing
 
 @testable import Pipeline
+@testable import Rigs
 
 /// The optical zoom in closed loop on `scenes/zoom-walk-in.json`: a person far from a camera with
 /// a 4× simulated lens walks toward it and back. The figures come from where the person truly

@@ -15,6 +15,7 @@ import Tracking
 @testable import ControlServer
 @testable import Options
 @testable import Pipeline
+@testable import Rigs
 
 /// `dockctl bench SCENE…`: repeatable figures, a complete report, and a Python peer that does the
 /// same work as OpenDock's detection path.

@@ -14,6 +14,7 @@ import Testing
 @testable import ControlServer
 @testable import Options
 @testable import Pipeline
+@testable import Rigs
 
 @Suite(.tags(.device)) struct UVCPTZTests {
     @Test func absoluteTargetsInArcSecondsOnTheCamerasStepGrid() throws {

@@ -8,6 +8,7 @@ import TestSupport
 import Testing
 
 @testable import Pipeline
+@testable import Rigs
 
 @Suite(.serialized, .tags(.realTime), .notInFastRuns) struct VideoOutPipelineTests {
     /// A fixed camera (no motors) on the demo scene, a person standing still, for 4 s.

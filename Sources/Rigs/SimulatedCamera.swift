@@ -1,6 +1,7 @@
 import DockCore
 import Foundation
 import Motion
+import Pipeline
 import Simulation
 
 /// The camera of the simulated rig: takes the world's next frame (a generated scene or a

@@ -2,6 +2,7 @@ import Capture
 import DockCore
 import Foundation
 import Motion
+import Pipeline
 
 /// What `dockctl calibrate` turns and watches: a rig's camera, and its motor device as wired,
 /// with no mount or measured latency applied (those are what it finds out).
@@ -31,13 +32,13 @@ public struct CalibrationRig {
             do { source = try rig.makeSource() } catch { throw SessionError("the camera: \(error)") }
         } else {
             c.realTime = false
-            let rig = try Rig.simulated(c, initialPose: initialPose)
+            let (rig, world) = try Rig.simulated(c, initialPose: initialPose)
             guard rig.gimbal != nil else {
                 throw SessionError("calibration turns a head: give --gimbal sim (or a real one with --camera)")
             }
             commandTime = { $0.stamp.time }
             (device, summary) = (rig.backend, rig.sourceSummary)
-            simulatedFocalLength = rig.virtualCamera?.viewIntrinsics.fx
+            simulatedFocalLength = world.virtualCamera?.viewIntrinsics.fx
             do { source = try rig.makeSource() } catch { throw SessionError("the simulation: \(error)") }
         }
     }

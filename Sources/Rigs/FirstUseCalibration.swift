@@ -2,6 +2,7 @@ import Calibration
 import DockCore
 import Foundation
 import Motion
+import Pipeline
 
 /// `dockctl calibrate` done by itself the first time a head and a camera are used together.
 /// When the configuration says nothing of how the head is built (`headDescribed`: no direction,

@@ -4,6 +4,7 @@ import DockCore
 import Foundation
 import Motion
 import MotorDevices
+import Pipeline
 
 extension Rig {
     /// The live rig: a V4L2 camera (reopened when it comes back after an unplug), a motor
@@ -62,7 +63,7 @@ extension Rig {
             sourceSummary: camera.summary,
             nominalFrameRate: camera.nominalFrameRate, totalFrames: configuration.maximumFrames,
             camera: camera.information.current ?? intrinsics.cameraInformation(size: camera.size),
-            pictureSize: camera.pictureSize, truth: nil, virtualCamera: nil, zoom: zoom,
+            pictureSize: camera.pictureSize, zoom: zoom,
             sound: microphones(configuration, clock: clock), events: events,
             cancel: { cancellation.cancel() }, makeSource: { () throws(FrameSourceError) in try handOver.take() })
         return rig

@@ -3,6 +3,7 @@ import Capture
 import DockCore
 import Foundation
 import Motion
+import Pipeline
 import Simulation
 
 extension Rig {
@@ -10,8 +11,8 @@ extension Rig {
     /// simulated gimbal (with `--gimbal none`, a fixed one, or the recording itself), the scene's sound. Real
     /// time when the configuration paces frames, else lock-step. `initialPose` starts the gimbal
     /// elsewhere than straight ahead.
-    static func simulated(_ configuration: SessionConfiguration, initialPose: Vector3D = Vector3D())
-        throws(SessionError) -> Rig
+    package static func simulated(_ configuration: SessionConfiguration, initialPose: Vector3D = Vector3D())
+        throws(SessionError) -> (rig: Rig, world: SimulatedWorld)
     {
         let (world, scene, worldIntrinsics) = try worldSource(configuration)
         let timing: Timing = configuration.realTime ? .realTime : .lockStep
@@ -51,14 +52,15 @@ extension Rig {
         let fromSource =
             scene.map { $0.configuration.loops ? nil : $0.frameCount } ?? (world as? VideoFileSource)?.frameCount
         let totalFrames = [fromSource, configuration.maximumFrames].compactMap { $0 }.min()
-        return Rig(
+        let rig = Rig(
             timing: timing, clock: mediaClock, mediaClock: mediaClock, backend: backend, gimbal: gimbal,
             sourceSummary: world.summary, nominalFrameRate: world.nominalFrameRate, totalFrames: totalFrames,
             camera: camera,
-            truth: scene ?? configuration.labelledTruth, virtualCamera: virtualCamera, zoom: lens,
+            zoom: lens,
             sound: sceneSound(configuration, scene: scene),
             cancel: { cancelled.withLock { $0 = true } },
             makeSource: { () throws(FrameSourceError) in try source.take() })
+        return (rig, SimulatedWorld(truth: scene, virtualCamera: virtualCamera, camera: camera))
     }
 
     /// The world: the generated demo scene or a recording, with its intrinsics.

@@ -1,6 +1,7 @@
 import Audio
 import DockCore
 import Foundation
+import Pipeline
 import Simulation
 import Synchronization
 

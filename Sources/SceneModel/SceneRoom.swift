@@ -24,8 +24,6 @@ public struct SceneRoom: Sendable, Hashable {
         self.diffuseLevel = diffuseLevel
     }
 
-    public var shoebox: ShoeboxRoom { ShoeboxRoom(size: size, reverberationTime: reverberationTime) }
-
     /// Where a sound at `yaw` degrees (from the pair), `distance` metres away, `height` up, is.
     public func position(yawDegrees yaw: Double, distance: Double, height: Double) -> RoomPoint {
         microphones.toward(yaw: yaw * .pi / 180, distance: distance, height: height)
