@@ -18,8 +18,6 @@ struct ControlTarget: Sendable {
 
 /// The control step's figures, shared by the control thread and whoever reports them.
 struct ControlFigures: Sendable {
-    var trackCalls = 0
-    var rateContractErrors = 0
     /// Capture → command per track call that carried a subject seen in a frame no call had
     /// carried yet.
     var commandLatencies = StageTimings()
@@ -98,7 +96,6 @@ struct ControlStep {
             let carried = fresh && observations.contains { $0.stamp == target.stamp } ? target.stamp : nil
             lastCarried = target.stamp
             figures.withLock { f in
-                f.trackCalls += 1
                 f.lastCommand = outcome.command
                 if let carried {
                     f.commandLatencies.record(.captureToCommand, milliseconds: now.seconds(since: carried.time) * 1000)
@@ -109,7 +106,6 @@ struct ControlStep {
             // A silent device is reported as such, and halted motors after a stop request
             // refuse commands: neither is a broken rate contract.
             guard error != .notConnected, !stopping else { return }
-            figures.withLock { $0.rateContractErrors += 1 }
             monitor.recordRateContractError()
         }
     }

@@ -181,8 +181,8 @@ public final class Pipeline: PipelineSession {
         summary.motorStopDelay =
             haltDelay.withLock { $0 } ?? stop.setAt.map { wallClock.now.seconds(since: max($0, runStart)) }
         let figures = controlFigures.withLock { $0 }
-        summary.trackCalls = figures.trackCalls
-        summary.rateContractErrors = figures.rateContractErrors
+        summary.trackCalls = accessory.trackCallCount
+        summary.rateContractErrors = monitor.counters().rateContractErrors
         summary.runawayStop = figures.runawayStop
         if let drive = rig.zoom {
             let zoom = zoomFigures.withLock { $0 }

@@ -48,7 +48,8 @@ public final class SessionMonitor: Sendable {
         var stageOrder: [String] = []
         var frames = 0
         var accounting = FrameAccounting()
-        var trackCalls = StageWindow()
+        /// The pipeline's recent `track` calls, for their rate (the count is the dock's).
+        var recentTrackCalls = StageWindow()
         var detectorFailures = 0
         var rateContractErrors = 0
         var snapshot: Snapshot?
@@ -98,7 +99,7 @@ public final class SessionMonitor: Sendable {
     public func recordTrackCall(latency milliseconds: Double?) {
         let time = elapsed
         figures.withLock { f in
-            f.trackCalls.record(0, at: time)
+            f.recentTrackCalls.record(0, at: time)
             guard let milliseconds else { return }
             let name = Stage.captureToCommand.rawValue
             if f.stages[name] == nil { f.stageOrder.append(name) }
@@ -135,7 +136,7 @@ public final class SessionMonitor: Sendable {
         return figures.withLock { f in
             Counters(
                 uptime: now, frames: f.frames, accounting: f.accounting,
-                trackCallsPerSecond: f.trackCalls.rate(at: now),
+                trackCallsPerSecond: f.recentTrackCalls.rate(at: now),
                 detectorFailures: f.detectorFailures,
                 rateContractErrors: f.rateContractErrors,
                 stages: f.stageOrder.compactMap { name in

@@ -20,6 +20,8 @@ public struct SessionSummary: Sendable {
     /// Trace rows dropped because the disk fell behind (or lost when the trace stopped).
     public var traceRowsDropped = 0
     public var detectorName = ""
+    /// `track` calls the dock took (past the rate contract), the pipeline's and any client's:
+    /// the one count `/metrics` and the status show too.
     public var trackCalls = 0
     public var rateContractErrors = 0
     public var deadmanStops = 0
