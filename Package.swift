@@ -54,8 +54,10 @@ let package = Package(
         // What a generated scene holds (people, their paths and speech, the room): values only.
         .target(name: "SceneModel", dependencies: ["DockCore"]),
         .target(name: "Simulation", dependencies: ["Audio", "DockCore", "Imaging", "SceneModel"]),
-        .target(
-            name: "DockKit", dependencies: ["Control", "ControlClient", "DockCore", "Motion", "Spatial", "Tracking"]),
+        // The motor engine: a dock in this process (rate contract, the control law's call, centring,
+        // presets, motions, battery, parking) over one motor backend.
+        .target(name: "DockEngine", dependencies: ["Control", "DockCore", "Motion", "Tracking"]),
+        .target(name: "DockKit", dependencies: ["ControlClient", "DockCore", "DockEngine", "Spatial"]),
         .target(name: "Bench", dependencies: ["DockCore", "Tracking"]),
         .target(name: "CameraOutputs", dependencies: ["Capture", "CV4L2", "DockCore", "Imaging"]),
         .target(name: "MotorDevices", dependencies: ["Capture", "DockCore", "Motion"]),
@@ -65,7 +67,7 @@ let package = Package(
         .target(
             name: "Pipeline",
             dependencies: [
-                "Audio", "CameraOutputs", "Capture", "Control", "DockCore", "DockKit", "Imaging", "Motion",
+                "Audio", "CameraOutputs", "Capture", "Control", "DockCore", "DockEngine", "Imaging", "Motion",
                 "MotorDevices", "Perception", "SceneModel", "Tracking",
             ]
         ),
@@ -81,7 +83,9 @@ let package = Package(
         .target(name: "ControlClient", dependencies: ["DockCore"]),
         .target(
             name: "ControlServer",
-            dependencies: ["CMicroHTTPD", "ControlClient", "DockCore", "DockKit", "Imaging", "Motion", "Pipeline"]),
+            dependencies: [
+                "CMicroHTTPD", "ControlClient", "DockCore", "DockEngine", "DockKit", "Imaging", "Motion", "Pipeline",
+            ]),
         // Scene files (docs/scenes.md), read and checked: for the benchmark and `dockd --scene`.
         .target(
             name: "SceneFiles", dependencies: ["Bench", "Capture", "DockCore", "Motion", "Pipeline", "Simulation"]),
@@ -90,8 +94,8 @@ let package = Package(
         .target(
             name: "Options",
             dependencies: [
-                "Audio", "CameraOutputs", "Control", "ControlClient", "DockCore", "DockKit", "Motion", "Perception",
-                "Pipeline", "SceneFiles",
+                "Audio", "CameraOutputs", "Control", "ControlClient", "DockCore", "DockEngine", "DockKit", "Motion",
+                "Perception", "Pipeline", "SceneFiles",
             ]),
         // What only the daemon does: its log, its status line, systemd's protocol.
         .target(name: "Daemon", dependencies: ["DockCore", "Options", "Pipeline"]),
@@ -100,8 +104,8 @@ let package = Package(
         .target(
             name: "Soak",
             dependencies: [
-                "Bench", "CameraOutputs", "ControlClient", "ControlServer", "DockCore", "DockKit", "Imaging", "Options",
-                "Pipeline", "Rigs",
+                "Bench", "CameraOutputs", "ControlClient", "ControlServer", "DockCore", "DockEngine", "DockKit",
+                "Imaging", "Options", "Pipeline", "Rigs",
             ]),
         // How a head is built and wired, learnt by turning it and watching its camera.
         .target(name: "Calibration", dependencies: ["DockCore", "Imaging", "Motion"]),
@@ -123,7 +127,9 @@ let package = Package(
         // Executables
         .executableTarget(
             name: "dockd",
-            dependencies: ["Bench", "ControlServer", "Daemon", "DockCore", "DockKit", "Options", "Pipeline", "Rigs"]),
+            dependencies: [
+                "Bench", "ControlServer", "Daemon", "DockCore", "DockEngine", "DockKit", "Options", "Pipeline", "Rigs",
+            ]),
         // dockctl links no OpenCV: its tool verbs run in dockctl-tools, which it finds beside itself.
         .executableTarget(name: "dockctl", dependencies: ["ControlClient", "DockCore"]),
         .executableTarget(
@@ -161,7 +167,8 @@ let package = Package(
         .executableTarget(name: "fuzz-scenes", dependencies: ["SceneFiles"], path: "Fuzz/scenes"),
         .executableTarget(name: "fuzz-config", dependencies: ["Options"], path: "Fuzz/config"),
         .executableTarget(
-            name: "fuzz-control", dependencies: ["ControlClient", "ControlServer", "DockKit", "Motion", "Pipeline"],
+            name: "fuzz-control",
+            dependencies: ["ControlClient", "ControlServer", "DockEngine", "DockKit", "Motion", "Pipeline"],
             path: "Fuzz/control"),
 
         // Tests
@@ -188,7 +195,8 @@ let package = Package(
             name: "SimulationTests",
             dependencies: ["Audio", "DockCore", "Imaging", "Perception", "Simulation", "TestSupport"]),
         .testTarget(
-            name: "DockKitTests", dependencies: ["DockCore", "DockKit", "Motion", "Spatial", "TestSupport", "Tracking"]),
+            name: "DockKitTests",
+            dependencies: ["DockCore", "DockEngine", "DockKit", "Motion", "Spatial", "TestSupport", "Tracking"]),
         .testTarget(name: "LayoutTests", dependencies: ["TestSupport"]),
         .testTarget(
             name: "SceneFilesTests",
@@ -199,8 +207,9 @@ let package = Package(
             dependencies: [
                 "Audio", "Bench", "BenchRunner", "Calibration", "CameraOutputs", "CameraSimulation", "Capture",
                 "Control", "ControlClient", "ControlServer", "CV4L2", "Daemon", "DetectionBench", "DockCore", "dockctl",
-                "dockctl-tools", "DockKit", "GroundTruth", "Imaging", "Motion", "MotorDevices", "Options", "PeerBench",
-                "Perception", "Pipeline", "Rigs", "SceneFiles", "Simulation", "Soak", "TestSupport", "Tracking",
+                "dockctl-tools", "DockEngine", "DockKit", "GroundTruth", "Imaging", "Motion", "MotorDevices", "Options",
+                "PeerBench", "Perception", "Pipeline", "Rigs", "SceneFiles", "Simulation", "Soak", "TestSupport",
+                "Tracking",
             ]
         ),
     ],

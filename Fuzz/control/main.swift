@@ -4,6 +4,7 @@
 // client side's response reader and event parser get the same bytes as a service's answer.
 import ControlClient
 import ControlServer
+import DockEngine
 import DockKit
 import Foundation
 import Motion

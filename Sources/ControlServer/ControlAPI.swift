@@ -1,5 +1,6 @@
 import ControlClient
 import DockCore
+import DockEngine
 import DockKit
 import Foundation
 import Motion

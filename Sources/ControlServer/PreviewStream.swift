@@ -1,4 +1,5 @@
 import DockCore
+import DockEngine
 import DockKit
 import Foundation
 import Imaging

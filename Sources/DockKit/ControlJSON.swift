@@ -1,4 +1,5 @@
 import DockCore
+import DockEngine
 import Foundation
 
 /// DockKit's values as the control API writes them and a DockKit client reads them back:

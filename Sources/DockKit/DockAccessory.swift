@@ -1,6 +1,6 @@
 import DockCore
+import DockEngine
 import Foundation
-import Motion
 
 /// A motorized stand. In dockd, and in a program that docks the simulated gimbal
 /// (`OPENDOCK_GIMBAL=sim`), it is a `LocalDock` in the same process; in any other program it is
@@ -36,14 +36,6 @@ public final class DockAccessory: Hashable, Sendable {
         identifier = dock.identifier
         firmwareVersion = dock.firmwareVersion
         hardwareModel = dock.hardwareModel
-    }
-
-    /// A dock of this process's own over `backend` (tests, examples, the simulator).
-    package convenience init(
-        name: String, backend: any MotorBackend, clock: any MonotonicClock = SystemMonotonicClock(),
-        hardwareModel: String? = nil
-    ) {
-        self.init(local: LocalDock(name: name, backend: backend, clock: clock, hardwareModel: hardwareModel))
     }
 
     /// The dock in this process, if it is one.
@@ -270,7 +262,7 @@ public final class DockAccessory: Hashable, Sendable {
         get throws {
             switch backing {
             case .local(let dock):
-                guard dock.motors.backend.capabilities.reportsBattery else { throw DockKitError.notSupportedByDevice }
+                guard dock.reportsBattery else { throw DockKitError.notSupportedByDevice }
                 return dock.batteries.stream(buffer: 8, first: dock.battery.latestState)
             case .remote(let dock):
                 guard try Self.connected(dock).reportsBattery else { throw DockKitError.notSupportedByDevice }

@@ -1,7 +1,7 @@
 import ControlClient
 import DockCore
+import DockEngine
 import Foundation
-import Motion
 
 extension DockAccessory {
     /// Whether a dock is usable.
@@ -89,11 +89,7 @@ public final class DockAccessoryManager: Sendable {
         }
         // Only the simulator lives in a program; real devices are driven by dockd.
         guard gimbal == "sim" else { throw .notSupportedByDevice }
-        let clock = SystemMonotonicClock()
-        let dock = LocalDock(
-            name: "simulated gimbal", backend: SimulatedGimbal(start: clock.now), clock: clock,
-            hardwareModel: "OpenDock simulator")
-        dock.startMotionLoop()
+        let dock = LocalDock.simulated()
         if let path = environment["OPENDOCK_BUTTONS"] {
             let reader = try ButtonReader(path: path, accessory: dock, manager: self)
             state.withLock { $0.buttonReaders.append(reader) }

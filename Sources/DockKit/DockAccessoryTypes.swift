@@ -2,12 +2,7 @@ import DockCore
 import Foundation
 
 extension DockAccessory {
-    public struct Identifier: Hashable, Sendable {
-        public enum Category: Hashable, Sendable { case trackingStand }
-        public let name: String
-        public let category: Category
-        public let uuid: UUID
-    }
+    public typealias Identifier = AccessoryIdentifier
 
     public enum ObservationType: Hashable, Sendable {
         case humanFace, humanBody, object
@@ -71,19 +66,7 @@ extension DockAccessory {
         }
     }
 
-    public enum FramingMode: Hashable, Sendable {
-        case automatic, center, left, right
-
-        /// Where the subject's centre is placed within the region of interest, unit coordinates,
-        /// lower-left origin.
-        package var framingPoint: (x: Double, y: Double) {
-            switch self {
-            case .automatic, .center: (0.5, 0.5)
-            case .left: (1.0 / 3.0, 0.5)
-            case .right: (2.0 / 3.0, 0.5)
-            }
-        }
-    }
+    public typealias FramingMode = DockCore.FramingMode
 
     public typealias Limits = MotionLimits
 }

@@ -3,6 +3,7 @@ import CameraOutputs
 import Control
 import ControlClient
 import DockCore
+import DockEngine
 import DockKit
 import Foundation
 import Motion

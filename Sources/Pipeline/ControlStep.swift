@@ -1,6 +1,6 @@
 import Control
 import DockCore
-import DockKit
+import DockEngine
 import Foundation
 import Motion
 import Tracking

@@ -99,6 +99,6 @@ final class ControlThread: @unchecked Sendable {
                     ? .undocked("gimbal \(name) stopped answering; motors stopped until it answers")
                     : .docked("gimbal \(name) answering again"))
         }
-        if silent { pipeline.manager?.undock(pipeline.accessory) } else { pipeline.manager?.dock(pipeline.accessory) }
+        pipeline.deviceAvailability?(!silent)
     }
 }

@@ -2,7 +2,7 @@ import CameraOutputs
 import Capture
 import Control
 import DockCore
-import DockKit
+import DockEngine
 import Foundation
 import Imaging
 import Motion
@@ -60,7 +60,9 @@ public final class Pipeline: PipelineSession {
     /// The motor device driven (the simulated gimbal, or the dry run's name).
     public var motorName: String { rig.backend.name }
     public let monitor = SessionMonitor()
-    public var manager: DockAccessoryManager?
+    /// Told when the motor device stops answering (false) and answers again (true): dockd's
+    /// DockKit manager undocks and docks the accessory on it.
+    public var deviceAvailability: (@Sendable (_ answering: Bool) -> Void)?
     public var progress: (@Sendable () -> Void)?
     /// Receives one line per camera or audio event (docked, undocked, audio stopped).
     public var log: (String) -> Void = { _ in }

@@ -1,5 +1,5 @@
 import DockCore
-import DockKit
+import DockEngine
 import Perception
 
 /// A run of the pipeline dockd can start: the closed-loop simulation or a live camera.
@@ -16,8 +16,8 @@ package protocol PipelineSession: AnyObject {
     var accessory: LocalDock { get }
     /// Live figures and the newest frame, for the control API.
     var monitor: SessionMonitor { get }
-    /// Told when the motor device stops answering (undocked) and answers again (docked).
-    var manager: DockAccessoryManager? { get set }
+    /// Told when the motor device stops answering (false) and answers again (true).
+    var deviceAvailability: (@Sendable (_ answering: Bool) -> Void)? { get set }
     func run(stop: StopFlag, status: ((SessionStatus) -> Void)?) throws(SessionError) -> SessionSummary
 }
 

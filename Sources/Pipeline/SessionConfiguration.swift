@@ -3,7 +3,7 @@ import CameraOutputs
 import Capture
 import Control
 import DockCore
-import DockKit
+import DockEngine
 import Foundation
 import Motion
 import MotorDevices
@@ -99,7 +99,7 @@ public struct SessionConfiguration: Sendable {
     package var parkOnExit: Preset?
     /// Where the chosen subject sits, and the part of the frame it is kept in (DockKit's
     /// framing mode and region of interest; normalized, origin upper left; nil = whole frame).
-    public var framingMode = DockAccessory.FramingMode.automatic
+    public var framingMode = FramingMode.automatic
     public var regionOfInterest: CGRect?
     public var controlLaw = ControlLawChoice.dock
     public var pid = PIDConfiguration()

@@ -1,5 +1,5 @@
 import DockCore
-import DockKit
+import DockEngine
 import Foundation
 import Tracking
 

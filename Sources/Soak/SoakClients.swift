@@ -1,6 +1,7 @@
 import ControlClient
 import ControlServer
 import DockCore
+import DockEngine
 import DockKit
 import Foundation
 import Pipeline
@@ -41,7 +42,7 @@ final class SoakClients: @unchecked Sendable {
         let path = folder + "/control.sock"
         server = try HTTPServer(endpoint: .unix(path: path), handler: api.handle)
         connection = ControlConnection(endpoint: .unix(path: path))
-        session.manager = manager
+        session.reportDevice(to: manager)
         manager.dock(session.accessory)
         let figures = figures
         api.whenNotice { line in figures.withLock { $0.notices.append(line) } }

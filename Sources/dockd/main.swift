@@ -2,6 +2,7 @@ import Bench
 import ControlServer
 import Daemon
 import DockCore
+import DockEngine
 import DockKit
 import Foundation
 import Options
@@ -78,7 +79,7 @@ if let out = session.videoOut {
 
 // The control API: started once the session exists, stopped after its motors are.
 let manager = DockAccessoryManager.shared
-session.manager = manager
+session.reportDevice(to: manager)
 var servers: [HTTPServer] = []
 let api = ControlAPI(
     manager: manager, accessory: session.accessory, monitor: session.monitor,

@@ -5,6 +5,7 @@ import Spatial
 import TestSupport
 import Testing
 
+@testable import DockEngine
 @testable import DockKit
 
 /// Code shaped like Apple's DockKit samples compiles against `import DockKit`: the type paths,
@@ -40,7 +41,7 @@ import Testing
     }
 
     @Test func samplesCompileAndRun() async throws {
-        let accessory = DockAccessory(name: "test", backend: SimulatedGimbal())
+        let accessory = DockAccessory(local: LocalDock(name: "test", backend: SimulatedGimbal()))
         accessory.local?.startMotionLoop()
         accessory.local?.setSystemTrackingEnabled(false)
         let seen = try await sampleShapedCode(accessory)
@@ -57,7 +58,7 @@ import Testing
     }
 
     @Test func trackIsRefusedWhileSystemTrackingIsOn() async throws {
-        let accessory = DockAccessory(name: "test", backend: SimulatedGimbal())
+        let accessory = DockAccessory(local: LocalDock(name: "test", backend: SimulatedGimbal()))
         let camera = DockAccessory.CameraInformation(
             captureDevice: nil, cameraPosition: .front, orientation: .corrected, cameraIntrinsics: nil,
             referenceDimensions: CGSize(width: 1280, height: 720))
@@ -71,7 +72,7 @@ import Testing
     }
 
     @Test func theRegionOfInterestOutlivesSystemTracking() async throws {
-        let accessory = DockAccessory(name: "test", backend: SimulatedGimbal())
+        let accessory = DockAccessory(local: LocalDock(name: "test", backend: SimulatedGimbal()))
         let square = CGRect(x: 0.21875, y: 0, width: 0.5625, height: 1)
         try await accessory.setRegionOfInterest(square)
         accessory.local?.setSystemTrackingEnabled(false)

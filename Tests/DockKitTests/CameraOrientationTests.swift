@@ -4,6 +4,7 @@ import Motion
 import TestSupport
 import Testing
 
+@testable import DockEngine
 @testable import DockKit
 
 /// A camera mounted on its side or upside down: the client's rects are in its picture's own
@@ -32,7 +33,8 @@ import Testing
 
     /// The command a single `track` of `rect` gives, on a fresh dock.
     func command(for rect: CGRect, _ orientation: DockAccessory.CameraOrientation) async throws -> Vector3D {
-        let accessory = DockAccessory(name: "test", backend: SimulatedGimbal(model: GimbalModel(latency: 0)))
+        let accessory = DockAccessory(
+            local: LocalDock(name: "test", backend: SimulatedGimbal(model: GimbalModel(latency: 0))))
         accessory.local!.setSystemTrackingEnabled(false)
         let info = DockAccessory.CameraInformation(
             captureDevice: nil, cameraPosition: .unspecified, orientation: orientation,

@@ -4,6 +4,7 @@ import Motion
 import TestSupport
 import Testing
 
+@testable import DockEngine
 @testable import DockKit
 
 @Suite(.tags(.unit)) struct DockAccessoryTests {
@@ -11,7 +12,7 @@ import Testing
 
     func accessory(clock: ManualClock = ManualClock()) -> (DockAccessory, SimulatedGimbal, ManualClock) {
         let gimbal = SimulatedGimbal(model: GimbalModel(latency: 0))
-        return (DockAccessory(name: "test", backend: gimbal, clock: clock), gimbal, clock)
+        return (DockAccessory(local: LocalDock(name: "test", backend: gimbal, clock: clock)), gimbal, clock)
     }
 
     func face(x: Double, stamp: FrameStamp) -> Observation {

@@ -4,6 +4,7 @@ import Motion
 import TestSupport
 import Testing
 
+@testable import DockEngine
 @testable import DockKit
 
 /// The programs in Examples/, written against `import DockKit` alone as a client would, run
@@ -121,7 +122,7 @@ import Testing
             bytes += InputEventDecoder.encode(InputEvent(type: 1, code: code, value: value))
         }
         let manager = DockAccessoryManager()
-        let accessory = DockAccessory(name: "test", backend: SimulatedGimbal())
+        let accessory = DockAccessory(local: LocalDock(name: "test", backend: SimulatedGimbal()))
         manager.dock(accessory.local!)
         var events = try accessory.accessoryEvents.makeAsyncIterator()
         #expect(FileManager.default.createFile(atPath: path, contents: Data(bytes)))
@@ -138,7 +139,7 @@ import Testing
 
     @Test func stateChangesStartWithTheDockedAndFollowUndocking() async throws {
         let manager = DockAccessoryManager()
-        let first = DockAccessory(name: "one", backend: SimulatedGimbal())
+        let first = DockAccessory(local: LocalDock(name: "one", backend: SimulatedGimbal()))
         manager.dock(first.local!)
         var changes = try manager.accessoryStateChanges.makeAsyncIterator()
         let docked = await changes.next()
@@ -146,7 +147,7 @@ import Testing
         manager.undock(first)
         let undocked = await changes.next()
         #expect(undocked?.state == .undocked && undocked?.accessory == first)
-        let second = DockAccessory(name: "two", backend: SimulatedGimbal())
+        let second = DockAccessory(local: LocalDock(name: "two", backend: SimulatedGimbal()))
         manager.dock(second.local!)
         #expect(await changes.next()?.accessory == second)
     }
@@ -154,7 +155,7 @@ import Testing
     @Test func aHeldVelocityLastsAcrossTheDeadmanWhileTheLoopRuns() async throws {
         let clock = ManualClock()
         let gimbal = SimulatedGimbal(model: GimbalModel(latency: 0))
-        let dock = DockAccessory(name: "test", backend: gimbal, clock: clock)
+        let dock = DockAccessory(local: LocalDock(name: "test", backend: gimbal, clock: clock))
         dock.local!.setSystemTrackingEnabled(false)
         try await dock.setAngularVelocity(Vector3D(x: 0, y: 0.3, z: 0))
         for _ in 0..<100 {  // 1 s of control ticks, five times the deadman's 200 ms

@@ -4,6 +4,7 @@ import Motion
 import TestSupport
 import Testing
 
+@testable import DockEngine
 @testable import DockKit
 
 @Suite(.tags(.unit)) struct MotorAPITests {
@@ -11,7 +12,7 @@ import Testing
     func dock() -> (DockAccessory, SimulatedGimbal, ManualClock) {
         let clock = ManualClock()
         let gimbal = SimulatedGimbal(model: GimbalModel())
-        let accessory = DockAccessory(name: "test", backend: gimbal, clock: clock)
+        let accessory = DockAccessory(local: LocalDock(name: "test", backend: gimbal, clock: clock))
         accessory.local!.setSystemTrackingEnabled(false)
         return (accessory, gimbal, clock)
     }

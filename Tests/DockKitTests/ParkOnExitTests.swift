@@ -3,6 +3,7 @@ import Foundation
 import Motion
 import Testing
 
+@testable import DockEngine
 @testable import DockKit
 
 @Suite(.tags(.unit)) struct ParkOnExitTests {

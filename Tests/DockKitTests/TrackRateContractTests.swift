@@ -2,6 +2,7 @@ import DockCore
 import TestSupport
 import Testing
 
+@testable import DockEngine
 @testable import DockKit
 
 @Suite(.tags(.unit)) struct TrackRateContractTests {

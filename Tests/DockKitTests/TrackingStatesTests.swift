@@ -5,6 +5,7 @@ import TestSupport
 import Testing
 import Tracking
 
+@testable import DockEngine
 @testable import DockKit
 
 @Suite(.tags(.unit)) struct TrackingStatesTests {
@@ -37,7 +38,9 @@ import Tracking
     }
 
     func accessory() -> DockAccessory {
-        DockAccessory(name: "test", backend: SimulatedGimbal(model: GimbalModel(latency: 0)), clock: ManualClock())
+        DockAccessory(
+            local: LocalDock(
+                name: "test", backend: SimulatedGimbal(model: GimbalModel(latency: 0)), clock: ManualClock()))
     }
 
     @Test func statesListPeopleAndObjectsWithRanksAndAttention() async throws {

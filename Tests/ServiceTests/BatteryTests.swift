@@ -7,6 +7,7 @@ import TestSupport
 import Testing
 
 @testable import ControlServer
+@testable import DockEngine
 @testable import DockKit
 @testable import Pipeline
 @testable import Rigs
@@ -130,7 +131,7 @@ import Testing
 
     /// A head with no battery: `batteryStates` throws, as Apple's does for such a dock.
     @Test func aDockWithoutABatteryRefusesBatteryStates() {
-        let accessory = DockAccessory(name: "test", backend: SimulatedGimbal())
+        let accessory = DockAccessory(local: LocalDock(name: "test", backend: SimulatedGimbal()))
         #expect(throws: DockKitError.notSupportedByDevice) { _ = try accessory.batteryStates }
     }
 }

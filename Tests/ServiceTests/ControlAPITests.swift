@@ -40,7 +40,7 @@ final class ServedDemo: @unchecked Sendable {
         c.realTime = true
         c.keepFrameRecords = false
         session = try Pipeline(simulating: c)
-        session.manager = manager
+        session.reportDevice(to: manager)
         api = ControlAPI(
             manager: manager, accessory: session.accessory, monitor: session.monitor,
             about: ["source": session.sourceSummary], token: Self.token)

@@ -1,4 +1,5 @@
 import DockCore
+import DockEngine
 import Foundation
 import Glibc
 

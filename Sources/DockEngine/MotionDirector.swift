@@ -2,37 +2,15 @@ import DockCore
 import Foundation
 import Motion
 
-extension DockAccessory {
-    /// Where the axes are, how fast they turn, and when (seconds on the monotonic clock).
-    public struct MotionState: Sendable {
-        public var angularPositions: Vector3D
-        public var angularVelocities: Vector3D
-        /// When the state was read: seconds since 1970 (UNIX epoch), as DockKit gives it.
-        public var timestamp: TimeInterval
-        /// Set when the device could not report; positions are then the commanded ones.
-        public var error: (any Error)?
-    }
-
-    public typealias MotionStates = AsyncStream<MotionState>
-
-    /// DockKit's canned motions.
-    public enum Animation: Hashable, Sendable {
-        case yes, no, wakeup, kapow
-
-        var motion: MotionAnimation {
-            switch self {
-            case .yes: .yes
-            case .no: .no
-            case .wakeup: .wakeup
-            case .kapow: .kapow
-            }
+extension AccessoryAnimation {
+    var motion: MotionAnimation {
+        switch self {
+        case .yes: .yes
+        case .no: .no
+        case .wakeup: .wakeup
+        case .kapow: .kapow
         }
     }
-}
-
-/// A device without position feedback reports what it was told; motion states carry this.
-public struct CommandedStateOnly: Error, Sendable, CustomStringConvertible {
-    public var description: String { "the device has no position feedback; these are the commanded values" }
 }
 
 /// Runs the accessory's own motions — `setOrientation` trajectories, animations and a client's
@@ -49,7 +27,7 @@ final class MotionDirector: Sendable {
     }
     private let state = Protected(State())
     private let motors: MotorController
-    let states = Broadcast<DockAccessory.MotionState>()
+    let states = Broadcast<AccessoryMotionState>()
     /// Motion states are published at most this often (Hz).
     let publishRate = 30.0
 
@@ -114,7 +92,7 @@ final class MotionDirector: Sendable {
         publish(motion, at: time)
     }
 
-    func stream() -> DockAccessory.MotionStates { states.stream(buffer: 8) }
+    func stream() -> AsyncStream<AccessoryMotionState> { states.stream(buffer: 8) }
 
     private func publish(_ motion: MotionState, at time: MonotonicInstant) {
         guard states.hasSubscribers else { return }
@@ -125,7 +103,7 @@ final class MotionDirector: Sendable {
         }
         guard due else { return }
         states.yield(
-            DockAccessory.MotionState(
+            AccessoryMotionState(
                 angularPositions: motion.angularPositions, angularVelocities: motion.angularVelocities,
                 // As DockKit: the time of day, in seconds since 1970.
                 timestamp: Date().timeIntervalSince1970,

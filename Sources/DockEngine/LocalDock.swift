@@ -11,20 +11,21 @@ package struct TrackOutcome: Sendable {
     package var command: Vector3D
 }
 
-/// A motorized stand in this process: tracking, framing and motor control over one
-/// `MotorBackend`. dockd drives one (its pipeline submits, its control API and DockKit clients'
-/// sessions command it); a program of its own docks a simulated one. Clients see it through a
-/// `DockAccessory`.
+/// The motor engine: a motorized stand in this process, with tracking, framing and motor control
+/// over one `MotorBackend` (the rate contract, the control law's call, centring, presets,
+/// motions, battery and parking). dockd drives one (its pipeline submits, its control API and
+/// DockKit clients' sessions command it); a program of its own docks a simulated one. Clients
+/// see it through a `DockAccessory`.
 package final class LocalDock: Sendable {
-    package let identifier: DockAccessory.Identifier
+    package let identifier: AccessoryIdentifier
     package let firmwareVersion: String?
     package let hardwareModel: String?
 
     package let motors: MotorController
     let director: MotionDirector
     let tracking = TrackingPublisher()
-    package let events = Broadcast<DockAccessory.AccessoryEvent>()
-    package let batteries = Broadcast<DockAccessory.BatteryState>()
+    package let events = Broadcast<AccessoryEvent>()
+    package let batteries = Broadcast<BatteryState>()
     /// The head's battery, when it reports one.
     package let battery = BatteryWatch()
     private let clock: any MonotonicClock
@@ -52,7 +53,7 @@ package final class LocalDock: Sendable {
         controlLaw: any ControlLaw = FramingController(), freshness: Freshness = .observations,
         hardwareModel: String? = nil, firmwareVersion: String? = nil
     ) {
-        identifier = DockAccessory.Identifier(name: name, category: .trackingStand, uuid: UUID())
+        identifier = AccessoryIdentifier(name: name, category: .trackingStand, uuid: UUID())
         self.hardwareModel = hardwareModel
         self.firmwareVersion = firmwareVersion
         self.clock = clock
@@ -81,23 +82,26 @@ package final class LocalDock: Sendable {
     // MARK: Tracking
 
     /// A client's `track` (custom tracking): refused while system tracking is on, as DockKit
-    /// does; observations aged `age` seconds when they arrive (0: seen now).
+    /// does; observations aged `age` seconds when they arrive (0: seen now), stamped here.
+    /// `camera` comes with the client's `camera()` check already passed (`invalidParameter`).
     @discardableResult
     package func clientTrack(
-        _ observations: [DockAccessory.Observation], camera: DockAccessory.CameraInformation, age: Double = 0
+        _ observations: [Observation], camera: () throws(DockKitError) -> CameraInformation, age: Double = 0
     ) throws(DockKitError) -> TrackOutcome {
         guard !isSystemTrackingEnabled else { throw .notSupported }
         guard age.isFinite, age >= 0 else { throw .invalidParameter }
         let now = clock.now
         let stamp = FrameStamp(sequence: 0, time: now.advanced(bySeconds: -age))
+        let information = try camera()
         // A camera on its side or upside down: its picture turned upright first.
-        let turns = UprightView.quarterTurns(camera.orientation)
+        let turns = UprightView.quarterTurns(information.orientation)
         let upright = observations.map { observation in
-            var core = observation.core(stamp: stamp)
-            core.rect = UprightView.rect(core.rect, turns: turns)
-            return core
+            var stamped = observation
+            stamped.stamp = stamp
+            stamped.rect = UprightView.rect(stamped.rect, turns: turns)
+            return stamped
         }
-        return try submit(upright, camera: UprightView.camera(try camera.core(), turns: turns), at: now)
+        return try submit(upright, camera: UprightView.camera(information, turns: turns), at: now)
     }
 
     /// The synchronous heart of `track`, used directly by the pipeline's control thread.
@@ -147,8 +151,11 @@ package final class LocalDock: Sendable {
     package var staleObservationCount: Int { state.withLock { $0.staleObservations } }
 
     /// Tracking and motion states for listeners on threads of their own (the control API).
-    package var trackingBroadcast: Broadcast<DockAccessory.TrackingState> { tracking.states }
-    package var motionBroadcast: Broadcast<DockAccessory.MotionState> { director.states }
+    package var trackingBroadcast: Broadcast<TrackingState> { tracking.states }
+    package var motionBroadcast: Broadcast<AccessoryMotionState> { director.states }
+
+    /// Whether the head reports a battery.
+    package var reportsBattery: Bool { motors.backend.capabilities.reportsBattery }
 
     /// Now on the accessory's clock (a simulation's media time, or the system's).
     package var now: MonotonicInstant { clock.now }
@@ -168,9 +175,9 @@ package final class LocalDock: Sendable {
 
     // MARK: Framing
 
-    package var framingMode: DockAccessory.FramingMode { state.withLock { $0.framing.mode } }
+    package var framingMode: FramingMode { state.withLock { $0.framing.mode } }
 
-    package func applyFramingMode(_ mode: DockAccessory.FramingMode) {
+    package func applyFramingMode(_ mode: FramingMode) {
         state.withLock { $0.framing.mode = mode }
     }
 
@@ -180,7 +187,7 @@ package final class LocalDock: Sendable {
     package var regionOfInterest: CGRect { state.withLock { FramingGeometry.upperLeft($0.framing.region) } }
 
     /// The framing a session starts with (dockd's --framing and --region).
-    package func configureFraming(mode: DockAccessory.FramingMode, region: CGRect?) throws(DockKitError) {
+    package func configureFraming(mode: FramingMode, region: CGRect?) throws(DockKitError) {
         state.withLock { $0.framing.mode = mode }
         if let region { try setRegion(region) }
     }
@@ -193,13 +200,13 @@ package final class LocalDock: Sendable {
 
     // MARK: Motors
 
-    package var limits: DockAccessory.Limits { motors.limits }
+    package var limits: MotionLimits { motors.limits }
 
     /// The device's own limits, which a session's narrowing returns to.
-    package var deviceLimits: DockAccessory.Limits { motors.backend.capabilities.limits }
+    package var deviceLimits: MotionLimits { motors.backend.capabilities.limits }
 
     /// Narrows the device's limits for this session. An axis the device lacks is refused.
-    package func setLimits(_ limits: DockAccessory.Limits) throws(DockKitError) {
+    package func setLimits(_ limits: MotionLimits) throws(DockKitError) {
         let device = motors.backend.capabilities.limits
         if (limits.yaw != nil && device.yaw == nil) || (limits.pitch != nil && device.pitch == nil)
             || (limits.roll != nil && device.roll == nil)
@@ -281,7 +288,7 @@ package final class LocalDock: Sendable {
     }
 
     /// Plays a canned motion from the current pose; the progress completes when it is back.
-    package func startAnimation(_ motion: DockAccessory.Animation) throws(DockKitError) -> Progress {
+    package func startAnimation(_ motion: AccessoryAnimation) throws(DockKitError) -> Progress {
         guard !isSystemTrackingEnabled else { throw .notSupported }
         let now = clock.now
         let pose = motors.backend.motionState(at: now).angularPositions
@@ -289,7 +296,7 @@ package final class LocalDock: Sendable {
     }
 
     /// Motion states, about 30 a second, for as long as the stream is held.
-    package var motionStates: DockAccessory.MotionStates { director.stream() }
+    package var motionStates: AsyncStream<AccessoryMotionState> { director.stream() }
 
     /// One control tick: runs any motion in progress, publishes the motion state and keeps the
     /// deadman honest. The pipeline's control loop (or the motion loop) calls it.
@@ -328,5 +335,18 @@ package final class LocalDock: Sendable {
             maxY = max(maxY, o.rect.y + o.rect.height)
         }
         return NormalizedRect(x: minX, y: minY, width: maxX - minX, height: maxY - minY)
+    }
+}
+
+extension LocalDock {
+    /// The simulated gimbal a program docks of its own (`OPENDOCK_GIMBAL=sim`), on the system's
+    /// clock, its motions driven from a thread of its own.
+    package static func simulated() -> LocalDock {
+        let clock = SystemMonotonicClock()
+        let dock = LocalDock(
+            name: "simulated gimbal", backend: SimulatedGimbal(start: clock.now), clock: clock,
+            hardwareModel: "OpenDock simulator")
+        dock.startMotionLoop()
+        return dock
     }
 }

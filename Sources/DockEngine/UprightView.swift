@@ -12,7 +12,7 @@ import Foundation
 /// `.landscapeRight` (the sensor's own landscape), `.faceUp`, `.faceDown` and `.unknown` take
 /// the picture as upright.
 enum UprightView {
-    static func quarterTurns(_ orientation: DockAccessory.CameraOrientation) -> Int {
+    static func quarterTurns(_ orientation: CameraOrientation) -> Int {
         switch orientation {
         case .portrait: 1
         case .landscapeLeft: 2

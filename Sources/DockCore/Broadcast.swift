@@ -1,4 +1,3 @@
-import DockCore
 import Foundation
 
 /// Fans values out to every subscriber: async streams for DockKit's clients, plain callbacks for

@@ -5,7 +5,7 @@ import Foundation
 /// interest, moved inwards as far as needed to keep the whole subject inside the region.
 /// Unit coordinates, lower-left origin (the region arrives upper-left, as DockKit gives it).
 package struct FramingGeometry: Sendable, Equatable {
-    var mode: DockAccessory.FramingMode = .automatic
+    var mode: FramingMode = .automatic
     /// Lower-left origin.
     var region = NormalizedRect(x: 0, y: 0, width: 1, height: 1)
 

@@ -11,7 +11,7 @@ package final class BatteryWatch: Sendable {
         var last: BatteryGauge.Reading?
         var checkedAt: MonotonicInstant?
         var reportedAt: MonotonicInstant?
-        var reported: DockAccessory.BatteryState?
+        var reported: BatteryState?
     }
     private let state = Protected(State())
     /// The name of the one battery a head reports.
@@ -24,10 +24,10 @@ package final class BatteryWatch: Sendable {
     /// The latest reading, for the status page and /metrics.
     package var latest: BatteryGauge.Reading? { state.withLock { $0.last } }
     /// The state last reported, which a new subscriber hears first.
-    package var latestState: DockAccessory.BatteryState? { state.withLock { $0.reported } }
+    package var latestState: BatteryState? { state.withLock { $0.reported } }
 
     /// Reads `volts` (nil: nothing reported yet) at `now`; the state to report, when one is due.
-    package func check(_ volts: Double?, at now: MonotonicInstant) -> DockAccessory.BatteryState? {
+    package func check(_ volts: Double?, at now: MonotonicInstant) -> BatteryState? {
         state.withLock { s in
             if let checked = s.checkedAt, now.seconds(since: checked) < 1 { return nil }
             s.checkedAt = now
@@ -39,7 +39,7 @@ package final class BatteryWatch: Sendable {
             s.last = reading
             guard due else { return nil }
             s.reportedAt = now
-            let report = DockAccessory.BatteryState(
+            let report = BatteryState(
                 name: Self.name, batteryLevel: reading.level, chargeState: .notCharging, lowBattery: reading.isLow)
             s.reported = report
             return report
