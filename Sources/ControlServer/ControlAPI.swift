@@ -230,7 +230,7 @@ public final class ControlAPI: Sendable {
     /// Switches system tracking on every accessory this dockd serves.
     func setSystemTracking(_ enabled: Bool) {
         manager.applySystemTracking(enabled)
-        if !manager.accessories.contains(where: { $0.local === accessory }) {
+        if !manager.accessories.contains(where: { $0.local === accessory as AnyObject }) {
             accessory.setSystemTrackingEnabled(enabled)
         }
     }

@@ -1,5 +1,4 @@
 import DockCore
-import DockEngine
 import Foundation
 
 /// DockKit's values as the control API writes them and a DockKit client reads them back:
@@ -73,7 +72,7 @@ package enum ControlJSON {
         accessory(a.identifier, hardwareModel: a.hardwareModel, firmwareVersion: a.firmwareVersion)
     }
 
-    package static func accessory(_ dock: LocalDock) -> [String: Any] {
+    package static func accessory(_ dock: any InProcessDock) -> [String: Any] {
         accessory(dock.identifier, hardwareModel: dock.hardwareModel, firmwareVersion: dock.firmwareVersion)
     }
 

@@ -1,19 +1,18 @@
 import DockCore
-import DockEngine
 import Foundation
 
 /// A motorized stand. In dockd, and in a program that docks the simulated gimbal
-/// (`OPENDOCK_GIMBAL=sim`), it is a `LocalDock` in the same process; in any other program it is
+/// (`OPENDOCK_GIMBAL=sim`), it is the engine's dock in the same process (`InProcessDock`); in any other program it is
 /// the dock a running dockd serves, every member forwarded to dockd (`RemoteDock`).
 public final class DockAccessory: Hashable, Sendable {
     package enum Backing: Sendable {
-        case local(LocalDock)
+        case local(any InProcessDock)
         case remote(RemoteDock)
     }
 
     /// Two optionals rather than one enum with two payloads: LeakSanitizer cannot follow a
     /// reference stored with an enum's tag bits, and would call the dock leaked.
-    private let localDock: LocalDock?
+    private let localDock: (any InProcessDock)?
     private let remoteDock: RemoteDock?
     package var backing: Backing {
         if let localDock { .local(localDock) } else { .remote(remoteDock!) }
@@ -22,7 +21,7 @@ public final class DockAccessory: Hashable, Sendable {
     public let firmwareVersion: String?
     public let hardwareModel: String?
 
-    package init(local dock: LocalDock) {
+    package init(local dock: any InProcessDock) {
         localDock = dock
         remoteDock = nil
         identifier = dock.identifier
@@ -39,7 +38,7 @@ public final class DockAccessory: Hashable, Sendable {
     }
 
     /// The dock in this process, if it is one.
-    package var local: LocalDock? { localDock }
+    package var local: (any InProcessDock)? { localDock }
 
     public static func == (a: DockAccessory, b: DockAccessory) -> Bool { a.identifier.uuid == b.identifier.uuid }
     public func hash(into hasher: inout Hasher) { hasher.combine(identifier.uuid) }
@@ -250,7 +249,7 @@ public final class DockAccessory: Hashable, Sendable {
     public var accessoryEvents: AccessoryEvents {
         get throws {
             switch backing {
-            case .local(let dock): dock.events.stream(buffer: 32)
+            case .local(let dock): dock.accessoryEvents
             case .remote(let dock): try Self.connected(dock).accessoryEvents()
             }
         }
@@ -263,7 +262,7 @@ public final class DockAccessory: Hashable, Sendable {
             switch backing {
             case .local(let dock):
                 guard dock.reportsBattery else { throw DockKitError.notSupportedByDevice }
-                return dock.batteries.stream(buffer: 8, first: dock.battery.latestState)
+                return dock.batteryStates
             case .remote(let dock):
                 guard try Self.connected(dock).reportsBattery else { throw DockKitError.notSupportedByDevice }
                 return dock.batteryStates()

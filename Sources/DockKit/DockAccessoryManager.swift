@@ -128,7 +128,7 @@ public final class DockAccessoryManager: Sendable {
 
     /// Makes a dock in this process known (its motor device became usable); whether it has a
     /// tracking button, when not said, is what it was last time.
-    package func dock(_ dock: LocalDock, trackingButtonEnabled: Bool? = nil) {
+    package func dock(_ dock: any InProcessDock, trackingButtonEnabled: Bool? = nil) {
         let (known, button) = state.withLock { state in
             (
                 state.accessories.first { $0.identifier.uuid == dock.identifier.uuid },
@@ -185,7 +185,7 @@ public final class DockAccessoryManager: Sendable {
     }
 
     /// Forgets a dock in this process (its device went away).
-    package func undock(_ dock: LocalDock) {
+    package func undock(_ dock: any InProcessDock) {
         guard let known = state.withLock({ $0.accessories.first { $0.identifier.uuid == dock.identifier.uuid } })
         else { return }
         undock(known)

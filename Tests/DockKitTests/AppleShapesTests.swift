@@ -42,8 +42,8 @@ import Testing
 
     @Test func samplesCompileAndRun() async throws {
         let accessory = DockAccessory(local: LocalDock(name: "test", backend: SimulatedGimbal()))
-        accessory.local?.startMotionLoop()
-        accessory.local?.setSystemTrackingEnabled(false)
+        accessory.engineDock.startMotionLoop()
+        accessory.engineDock.setSystemTrackingEnabled(false)
         let seen = try await sampleShapedCode(accessory)
         #expect(seen == ["notChargeable humanFace docked trackingStand", "30.0", "epoch"])
         #expect(abs(accessory.limits.yaw!.positionRange.upperBound - 1) < 1e-12)
@@ -67,7 +67,7 @@ import Testing
         await #expect(throws: DockKitError.notSupported) {
             try await accessory.track([face], cameraInformation: camera)
         }
-        accessory.local?.setSystemTrackingEnabled(false)
+        accessory.engineDock.setSystemTrackingEnabled(false)
         try await accessory.track([face], cameraInformation: camera)
     }
 
@@ -75,7 +75,7 @@ import Testing
         let accessory = DockAccessory(local: LocalDock(name: "test", backend: SimulatedGimbal()))
         let square = CGRect(x: 0.21875, y: 0, width: 0.5625, height: 1)
         try await accessory.setRegionOfInterest(square)
-        accessory.local?.setSystemTrackingEnabled(false)
+        accessory.engineDock.setSystemTrackingEnabled(false)
         #expect(accessory.regionOfInterest == square, "custom tracking keeps the region")
     }
 

@@ -35,14 +35,14 @@ import Testing
     func command(for rect: CGRect, _ orientation: DockAccessory.CameraOrientation) async throws -> Vector3D {
         let accessory = DockAccessory(
             local: LocalDock(name: "test", backend: SimulatedGimbal(model: GimbalModel(latency: 0))))
-        accessory.local!.setSystemTrackingEnabled(false)
+        accessory.engineDock.setSystemTrackingEnabled(false)
         let info = DockAccessory.CameraInformation(
             captureDevice: nil, cameraPosition: .unspecified, orientation: orientation,
             cameraIntrinsics: CameraIntrinsics(fx: 900, fy: 900, cx: 640, cy: 360).cameraMatrix,
             referenceDimensions: CGSize(width: 1280, height: 720))
         let face = DockAccessory.Observation(identifier: 1, type: .humanFace, rect: rect)
         try await accessory.track([face], cameraInformation: info)
-        return accessory.local!.motors.lastCommand
+        return accessory.engineDock.motors.lastCommand
     }
 
     @Test(arguments: cases) func theHeadTurnsTowardTheSubjectInTheRoom(_ c: Case) async throws {

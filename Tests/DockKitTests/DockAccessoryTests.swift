@@ -25,7 +25,7 @@ import Testing
         var t = MonotonicInstant.zero
         for i in 0..<30 {
             let stamp = FrameStamp(sequence: UInt64(i), time: t)
-            try dock.local!.submit([face(x: 0.8, stamp: stamp)], camera: camera, at: t)
+            try dock.engineDock.submit([face(x: 0.8, stamp: stamp)], camera: camera, at: t)
             t = t.advanced(bySeconds: 1.0 / 30)
             gimbal.advance(to: t)
         }
@@ -37,12 +37,12 @@ import Testing
     /// offset from the aim.
     @Test func theCentringErrorIsTheTurnFromTheAimToTheSubject() throws {
         let (dock, _, _) = accessory()
-        dock.local!.applyFramingMode(.left)
-        let outcome = try dock.local!.submit(
+        dock.engineDock.applyFramingMode(.left)
+        let outcome = try dock.engineDock.submit(
             [face(x: 0.62, stamp: FrameStamp(sequence: 0, time: .zero))], camera: camera, at: .zero)
         let framed = try #require(outcome.framedRect)
-        let aim = try #require(dock.local!.framingTarget)
-        let error = try #require(dock.local!.centeringError)
+        let aim = try #require(dock.engineDock.framingTarget)
+        let error = try #require(dock.engineDock.centeringError)
         let pixels = ImageCoordinates(size: camera.referenceDimensions)
         let k = camera.intrinsics
         let subjectYaw = atan((framed.midX * 1280 - k.cx) / k.fx)
@@ -56,18 +56,18 @@ import Testing
         var t = MonotonicInstant(seconds: 10)
         let old = FrameStamp(sequence: 1, time: .zero)
         for _ in 0..<30 {
-            let outcome = try dock.local!.submit([face(x: 0.9, stamp: old)], camera: camera, at: t)
+            let outcome = try dock.engineDock.submit([face(x: 0.9, stamp: old)], camera: camera, at: t)
             #expect(outcome.command == Vector3D() && outcome.framedRect == nil)
             t = t.advanced(bySeconds: 1.0 / 30)
             gimbal.advance(to: t)
         }
-        #expect(dock.local!.staleObservationCount == 30)
+        #expect(dock.engineDock.staleObservationCount == 30)
         #expect(gimbal.motionState(at: t).angularPositions == Vector3D())
     }
 
     @Test func trackWithTheImageTakesItsSizeAndItsStamp() async throws {
         let (dock, gimbal, clock) = accessory()
-        dock.local!.setSystemTrackingEnabled(false)
+        dock.engineDock.setSystemTrackingEnabled(false)
         let observation = DockAccessory.Observation(
             identifier: 1, type: .humanFace, rect: CGRect(x: 0.8, y: 0.45, width: 0.1, height: 0.1))
         let info = DockAccessory.CameraInformation(
@@ -80,18 +80,18 @@ import Testing
             stamp: FrameStamp(sequence: 1, time: clock.now.advanced(bySeconds: -0.5)), width: 1280, height: 720,
             format: .gray)
         try await dock.track([observation], cameraInformation: info, image: old)
-        #expect(dock.local!.staleObservationCount == 1)
+        #expect(dock.engineDock.staleObservationCount == 1)
         #expect(gimbal.motionState(at: clock.now).angularVelocities.y == 0)
         // A fresh one turns the head towards the subject on the right.
         clock.advance(bySeconds: 0.1)
         let fresh = Frame(stamp: FrameStamp(sequence: 2, time: clock.now), width: 1280, height: 720, format: .gray)
         try await dock.track([observation], cameraInformation: info, image: fresh)
-        #expect(dock.local!.motors.lastCommand.y > 0)
+        #expect(dock.engineDock.motors.lastCommand.y > 0)
     }
 
     @Test func publicTrackEnforcesTheRateContract() async throws {
         let (dock, _, clock) = accessory()
-        dock.local!.setSystemTrackingEnabled(false)
+        dock.engineDock.setSystemTrackingEnabled(false)
         let observation = DockAccessory.Observation(
             identifier: 1, type: .humanFace, rect: CGRect(x: 0.45, y: 0.45, width: 0.1, height: 0.1))
         let info = DockAccessory.CameraInformation(
@@ -112,7 +112,7 @@ import Testing
         await #expect(throws: DockKitError.notSupported) {
             try await dock.setAngularVelocity(Vector3D(x: 0, y: 0.5, z: 0))
         }
-        dock.local!.setSystemTrackingEnabled(false)
+        dock.engineDock.setSystemTrackingEnabled(false)
         try await dock.setAngularVelocity(Vector3D(x: 0, y: 0.5, z: 0))
         clock.advance(bySeconds: 0.5)
         gimbal.advance(to: clock.now)
@@ -127,7 +127,7 @@ import Testing
         let yaw = try AxisLimit(positionRange: -0.5..<0.5, maximumSpeed: 0.3)
         // As Apple's: not while system tracking is on, and not with no axis at all.
         #expect(throws: DockKitError.notSupported) { try dock.setLimits(MotionLimits(yaw: yaw, pitch: nil, roll: nil)) }
-        dock.local!.setSystemTrackingEnabled(false)
+        dock.engineDock.setSystemTrackingEnabled(false)
         #expect(throws: DockKitError.invalidParameter) {
             try dock.setLimits(MotionLimits(yaw: nil, pitch: nil, roll: nil))
         }
@@ -151,7 +151,7 @@ import Testing
         var t = MonotonicInstant.zero
         var outcome = TrackOutcome(framedRect: nil, command: Vector3D())
         for i in 0..<10 {
-            outcome = try dock.local!.submit(
+            outcome = try dock.engineDock.submit(
                 [face(x: 0.45, stamp: FrameStamp(sequence: UInt64(i), time: t))], camera: camera, at: t)
             t = t.advanced(bySeconds: 1.0 / 30)
         }
@@ -168,7 +168,7 @@ import Testing
             let yaw = gimbal.motionState(at: t).angularPositions.y
             let centre = (intrinsics.cx + intrinsics.fx * tan(0.1 - yaw)) / 1280
             rect = NormalizedRect(x: centre - width / 2, y: 0.4, width: width, height: 0.2)
-            try dock.local!.submit(
+            try dock.engineDock.submit(
                 [
                     Observation(
                         identifier: 1, kind: .humanFace, rect: rect, stamp: FrameStamp(sequence: UInt64(i), time: t))
@@ -212,13 +212,13 @@ import Testing
         let square = CGRect(x: 0.21875, y: 0, width: 0.5625, height: 1)  // a square crop of 16:9
         try await dock.setRegionOfInterest(square)
         #expect(dock.regionOfInterest == square)
-        dock.local!.setSystemTrackingEnabled(true)  // already on: nothing stops
+        dock.engineDock.setSystemTrackingEnabled(true)  // already on: nothing stops
         #expect(dock.regionOfInterest == square)
         // Switched off, the region still applies (custom tracking uses it, as DockKit's does);
         // it resets when the session's motors stop for good.
-        dock.local!.setSystemTrackingEnabled(false)
+        dock.engineDock.setSystemTrackingEnabled(false)
         #expect(dock.regionOfInterest == square)
-        dock.local!.stopMotors(at: .zero)
+        dock.engineDock.stopMotors(at: .zero)
         #expect(dock.regionOfInterest == CGRect(x: 0, y: 0, width: 1, height: 1))
     }
 

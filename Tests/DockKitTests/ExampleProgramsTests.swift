@@ -123,24 +123,24 @@ import Testing
         }
         let manager = DockAccessoryManager()
         let accessory = DockAccessory(local: LocalDock(name: "test", backend: SimulatedGimbal()))
-        manager.dock(accessory.local!)
+        manager.dock(accessory.engineDock)
         var events = try accessory.accessoryEvents.makeAsyncIterator()
         #expect(FileManager.default.createFile(atPath: path, contents: Data(bytes)))
-        let reader = try ButtonReader(path: path, accessory: accessory.local!, manager: manager)
+        let reader = try ButtonReader(path: path, accessory: accessory.engineDock, manager: manager)
         defer { reader.stop() }
         #expect(await events.next() == .button(id: 164, pressed: true))
         #expect(await events.next() == .button(id: 164, pressed: false))
         #expect(await events.next() == .cameraShutter)
-        #expect(!manager.isSystemTrackingEnabled && !accessory.local!.isSystemTrackingEnabled)
+        #expect(!manager.isSystemTrackingEnabled && !accessory.engineDock.isSystemTrackingEnabled)
         #expect(throws: DockKitError.notConnected) {
-            try ButtonReader(path: "/dev/input/no-such-event", accessory: accessory.local!, manager: manager)
+            try ButtonReader(path: "/dev/input/no-such-event", accessory: accessory.engineDock, manager: manager)
         }
     }
 
     @Test func stateChangesStartWithTheDockedAndFollowUndocking() async throws {
         let manager = DockAccessoryManager()
         let first = DockAccessory(local: LocalDock(name: "one", backend: SimulatedGimbal()))
-        manager.dock(first.local!)
+        manager.dock(first.engineDock)
         var changes = try manager.accessoryStateChanges.makeAsyncIterator()
         let docked = await changes.next()
         #expect(docked?.state == .docked && docked?.accessory == first)
@@ -148,7 +148,7 @@ import Testing
         let undocked = await changes.next()
         #expect(undocked?.state == .undocked && undocked?.accessory == first)
         let second = DockAccessory(local: LocalDock(name: "two", backend: SimulatedGimbal()))
-        manager.dock(second.local!)
+        manager.dock(second.engineDock)
         #expect(await changes.next()?.accessory == second)
     }
 
@@ -156,25 +156,25 @@ import Testing
         let clock = ManualClock()
         let gimbal = SimulatedGimbal(model: GimbalModel(latency: 0))
         let dock = DockAccessory(local: LocalDock(name: "test", backend: gimbal, clock: clock))
-        dock.local!.setSystemTrackingEnabled(false)
+        dock.engineDock.setSystemTrackingEnabled(false)
         try await dock.setAngularVelocity(Vector3D(x: 0, y: 0.3, z: 0))
         for _ in 0..<100 {  // 1 s of control ticks, five times the deadman's 200 ms
             clock.advance(bySeconds: 0.01)
-            dock.local!.service(at: clock.now)
+            dock.engineDock.service(at: clock.now)
         }
         #expect(abs(gimbal.motionState(at: clock.now).angularVelocities.y - 0.3) < 1e-6)
-        #expect(dock.local!.motors.deadmanStops == 0)
+        #expect(dock.engineDock.motors.deadmanStops == 0)
         try await dock.setAngularVelocity(Vector3D())
         for _ in 0..<10 {
             clock.advance(bySeconds: 0.01)
-            dock.local!.service(at: clock.now)
+            dock.engineDock.service(at: clock.now)
         }
         #expect(gimbal.motionState(at: clock.now).angularVelocities.y == 0)
         // A velocity sent to the motors without the accessory holding it stops after 200 ms.
-        try dock.local!.motors.command(Vector3D(x: 0, y: 0.3, z: 0), at: clock.now)
+        try dock.engineDock.motors.command(Vector3D(x: 0, y: 0.3, z: 0), at: clock.now)
         clock.advance(bySeconds: 0.25)
-        dock.local!.director.cancel()
-        dock.local!.service(at: clock.now)
-        #expect(dock.local!.motors.deadmanStops == 1 && dock.local!.motors.lastCommand == Vector3D())
+        dock.engineDock.director.cancel()
+        dock.engineDock.service(at: clock.now)
+        #expect(dock.engineDock.motors.deadmanStops == 1 && dock.engineDock.motors.lastCommand == Vector3D())
     }
 }

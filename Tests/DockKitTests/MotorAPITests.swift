@@ -13,7 +13,7 @@ import Testing
         let clock = ManualClock()
         let gimbal = SimulatedGimbal(model: GimbalModel())
         let accessory = DockAccessory(local: LocalDock(name: "test", backend: gimbal, clock: clock))
-        accessory.local!.setSystemTrackingEnabled(false)
+        accessory.engineDock.setSystemTrackingEnabled(false)
         return (accessory, gimbal, clock)
     }
 
@@ -25,7 +25,7 @@ import Testing
         for _ in 0..<Int(seconds * 100) {
             clock.advance(bySeconds: 0.01)
             gimbal.advance(to: clock.now)
-            dock.local!.service(at: clock.now)
+            dock.engineDock.service(at: clock.now)
             if done() { return }
         }
     }
@@ -69,7 +69,7 @@ import Testing
 
     @Test func motorCallsAreRefusedWhileSystemTrackingIsOn() async throws {
         let (dock, _, _) = dock()
-        dock.local!.setSystemTrackingEnabled(true)
+        dock.engineDock.setSystemTrackingEnabled(true)
         #expect(throws: DockKitError.notSupported) { try dock.setOrientation(Vector3D(), duration: .seconds(1)) }
         await #expect(throws: DockKitError.notSupported) { try await dock.animate(motion: .kapow) }
     }
@@ -86,7 +86,7 @@ import Testing
         for _ in 0..<600 where !progress.isFinished {
             clock.advance(bySeconds: 0.01)
             gimbal.advance(to: clock.now)
-            dock.local!.service(at: clock.now)
+            dock.engineDock.service(at: clock.now)
             let p = gimbal.motionState(at: clock.now).angularPositions
             excursion = max(excursion, abs(degrees(p.x - start.x)), abs(degrees(p.y - start.y)))
         }

@@ -47,7 +47,7 @@ import Tracking
         let dock = accessory()
         let (tracker, last) = tracked()
         var iterator = try dock.trackingStates.makeAsyncIterator()
-        dock.local!.publishTracking(Saliency.assess(tracker.confirmedSubjects, at: last.time), time: Date())
+        dock.engineDock.publishTracking(Saliency.assess(tracker.confirmedSubjects, at: last.time), time: Date())
         let state = try #require(await iterator.next())
         var people: [DockAccessory.TrackedPerson] = []
         var objects: [DockAccessory.TrackedObject] = []
@@ -100,25 +100,25 @@ import Tracking
     @Test func selectingByPointAndByIdentifierLocksTheChoice() async throws {
         let dock = accessory()
         let (tracker, last) = tracked()
-        dock.local!.publishTracking(Saliency.assess(tracker.confirmedSubjects, at: last.time), time: Date())
+        dock.engineDock.publishTracking(Saliency.assess(tracker.confirmedSubjects, at: last.time), time: Date())
         // A point is taken from the top left, as Apple's is: 0.9 down is the cat near the bottom.
         try await dock.selectSubject(at: CGPoint(x: 0.15, y: 0.9))
         let cat = try #require(tracker.confirmedSubjects.first { $0.kind == .object })
-        #expect(dock.local!.lockedSubjects == [cat.uuid])
+        #expect(dock.engineDock.lockedSubjects == [cat.uuid])
         // The point on the right-hand person's body (0.35–0.7 down).
         try await dock.selectSubject(at: CGPoint(x: 0.8, y: 0.4))
         let right = try #require(tracker.confirmedSubjects.first { $0.rect.midX > 0.7 })
-        #expect(dock.local!.lockedSubjects == [right.uuid])
+        #expect(dock.engineDock.lockedSubjects == [right.uuid])
         var selector = SubjectSelector()
-        selector.locked = dock.local!.lockedSubjects
+        selector.locked = dock.engineDock.lockedSubjects
         #expect(selector.select(from: tracker.confirmedSubjects)?.uuid == right.uuid)
         // Back to automatic: the current choice is kept while it is seen (no jump on unlock);
         // a choice made afresh is the most salient person.
         try await dock.selectSubjects([])
-        selector.locked = dock.local!.lockedSubjects
+        selector.locked = dock.engineDock.lockedSubjects
         #expect(selector.select(from: tracker.confirmedSubjects)?.uuid == right.uuid)
         var fresh = SubjectSelector()
-        fresh.locked = dock.local!.lockedSubjects
+        fresh.locked = dock.engineDock.lockedSubjects
         #expect(fresh.select(from: tracker.confirmedSubjects)?.kind == .humanFace)
         await #expect(throws: DockKitError.noSubjectFound) { try await dock.selectSubjects([UUID()]) }
         await #expect(throws: DockKitError.noSubjectFound) {

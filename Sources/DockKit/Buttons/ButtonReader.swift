@@ -1,5 +1,4 @@
 import DockCore
-import DockEngine
 import Foundation
 import Glibc
 
@@ -13,7 +12,9 @@ package final class ButtonReader: Sendable {
     private let problems = Protected<[String]>([])
 
     /// Starts reading; fails at once (with what to do) when the device cannot be opened.
-    package init(path: String, accessory: LocalDock, manager: DockAccessoryManager?, map: ButtonMap = ButtonMap())
+    package init(
+        path: String, accessory: any InProcessDock, manager: DockAccessoryManager?, map: ButtonMap = ButtonMap()
+    )
         throws(DockKitError)
     {
         self.path = path
