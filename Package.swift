@@ -11,7 +11,7 @@ let shimInclude = Context.packageDirectory + "/Sources/CVision/include"
 let package = Package(
     name: "OpenDock",
     products: [
-        .library(name: "DockKit", targets: ["DockKit"]),
+        .library(name: "DockKit", targets: ["DockKit", "DockKitInProcess"]),
         .library(name: "Spatial", targets: ["Spatial"]),
         .executable(name: "dockd", targets: ["dockd"]),
         .executable(name: "dockctl", targets: ["dockctl"]),
@@ -57,7 +57,11 @@ let package = Package(
         // The motor engine: a dock in this process (rate contract, the control law's call, centring,
         // presets, motions, battery, parking) over one motor backend.
         .target(name: "DockEngine", dependencies: ["Control", "DockCore", "Motion", "Tracking"]),
-        .target(name: "DockKit", dependencies: ["ControlClient", "DockCore", "DockEngine", "Spatial"]),
+        .target(name: "DockKit", dependencies: ["ControlClient", "DockCore", "Spatial"]),
+        // The engine's docks in a DockKit program's own process: LocalDock as an InProcessDock,
+        // and the simulated gimbal OPENDOCK_GIMBAL=sim docks, registered as the program loads.
+        .target(name: "CDockKitInProcess", path: "Sources/CDockKitInProcess"),
+        .target(name: "DockKitInProcess", dependencies: ["CDockKitInProcess", "DockCore", "DockEngine", "DockKit"]),
         .target(name: "Bench", dependencies: ["DockCore", "Tracking"]),
         .target(name: "CameraOutputs", dependencies: ["Capture", "CV4L2", "DockCore", "Imaging"]),
         .target(name: "MotorDevices", dependencies: ["Capture", "DockCore", "Motion"]),
@@ -84,7 +88,8 @@ let package = Package(
         .target(
             name: "ControlServer",
             dependencies: [
-                "CMicroHTTPD", "ControlClient", "DockCore", "DockEngine", "DockKit", "Imaging", "Motion", "Pipeline",
+                "CMicroHTTPD", "ControlClient", "DockCore", "DockEngine", "DockKit", "DockKitInProcess", "Imaging",
+                "Motion", "Pipeline",
             ]),
         // Scene files (docs/scenes.md), read and checked: for the benchmark and `dockd --scene`.
         .target(
@@ -141,20 +146,32 @@ let package = Package(
             ]),
 
         // DockKit programs as a client writes them (README, "DockKit examples"); the tests run them.
-        .executableTarget(name: "example-sweep", dependencies: ["DockKit"], path: "Examples/Sweep"),
         .executableTarget(
-            name: "example-look-around", dependencies: ["DockKit", "Spatial"], path: "Examples/LookAround"),
-        .executableTarget(name: "example-button-panorama", dependencies: ["DockKit"], path: "Examples/ButtonPanorama"),
-        .executableTarget(name: "example-custom-tracking", dependencies: ["DockKit"], path: "Examples/CustomTracking"),
+            name: "example-sweep", dependencies: ["DockKit", "DockKitInProcess"], path: "Examples/Sweep"),
         .executableTarget(
-            name: "example-dock-control-service", dependencies: ["DockKit"], path: "Examples/DockControlService"),
+            name: "example-look-around", dependencies: ["DockKit", "DockKitInProcess", "Spatial"],
+            path: "Examples/LookAround"),
         .executableTarget(
-            name: "example-subject-selection", dependencies: ["DockKit"], path: "Examples/SubjectSelection"),
-        .executableTarget(name: "example-battery-monitor", dependencies: ["DockKit"], path: "Examples/BatteryMonitor"),
-        .executableTarget(name: "example-event-monitor", dependencies: ["DockKit"], path: "Examples/EventMonitor"),
+            name: "example-button-panorama", dependencies: ["DockKit", "DockKitInProcess"],
+            path: "Examples/ButtonPanorama"),
+        .executableTarget(
+            name: "example-custom-tracking", dependencies: ["DockKit", "DockKitInProcess"],
+            path: "Examples/CustomTracking"),
+        .executableTarget(
+            name: "example-dock-control-service", dependencies: ["DockKit", "DockKitInProcess"],
+            path: "Examples/DockControlService"),
+        .executableTarget(
+            name: "example-subject-selection", dependencies: ["DockKit", "DockKitInProcess"],
+            path: "Examples/SubjectSelection"),
+        .executableTarget(
+            name: "example-battery-monitor", dependencies: ["DockKit", "DockKitInProcess"],
+            path: "Examples/BatteryMonitor"),
+        .executableTarget(
+            name: "example-event-monitor", dependencies: ["DockKit", "DockKitInProcess"], path: "Examples/EventMonitor"),
         // A program with vision of its own: dockd's frames, OpenCV's YuNet, custom tracking.
         .executableTarget(
-            name: "example-face-follow", dependencies: ["Capture", "DockCore", "DockKit", "Perception"],
+            name: "example-face-follow",
+            dependencies: ["Capture", "DockCore", "DockKit", "DockKitInProcess", "Perception"],
             path: "Examples/FaceFollow"),
 
         // libFuzzer targets (Scripts/fuzz builds them with -sanitize=fuzzer; plain builds do nothing).
@@ -196,7 +213,9 @@ let package = Package(
             dependencies: ["Audio", "DockCore", "Imaging", "Perception", "Simulation", "TestSupport"]),
         .testTarget(
             name: "DockKitTests",
-            dependencies: ["DockCore", "DockEngine", "DockKit", "Motion", "Spatial", "TestSupport", "Tracking"]),
+            dependencies: [
+                "DockCore", "DockEngine", "DockKit", "DockKitInProcess", "Motion", "Spatial", "TestSupport", "Tracking",
+            ]),
         .testTarget(name: "LayoutTests", dependencies: ["TestSupport"]),
         .testTarget(
             name: "SceneFilesTests",
@@ -207,9 +226,9 @@ let package = Package(
             dependencies: [
                 "Audio", "Bench", "BenchRunner", "Calibration", "CameraOutputs", "CameraSimulation", "Capture",
                 "Control", "ControlClient", "ControlServer", "CV4L2", "Daemon", "DetectionBench", "DockCore", "dockctl",
-                "dockctl-tools", "DockEngine", "DockKit", "GroundTruth", "Imaging", "Motion", "MotorDevices", "Options",
-                "PeerBench", "Perception", "Pipeline", "Rigs", "SceneFiles", "Simulation", "Soak", "TestSupport",
-                "Tracking",
+                "dockctl-tools", "DockEngine", "DockKit", "DockKitInProcess", "GroundTruth", "Imaging", "Motion",
+                "MotorDevices", "Options", "PeerBench", "Perception", "Pipeline", "Rigs", "SceneFiles", "Simulation",
+                "Soak", "TestSupport", "Tracking",
             ]
         ),
     ],

@@ -1,4 +1,5 @@
 import DockKit
+import DockKitInProcess
 import Pipeline
 
 extension PipelineSession {

@@ -1,6 +1,7 @@
 import ControlClient
 import DockCore
 import DockKit
+import DockKitInProcess
 import Foundation
 
 /// dockd's end of a DockKit program's session (`DockSession`): requests as JSON lines on one

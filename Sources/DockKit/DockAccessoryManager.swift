@@ -1,6 +1,5 @@
 import ControlClient
 import DockCore
-import DockEngine
 import Foundation
 
 extension DockAccessory {
@@ -89,7 +88,13 @@ public final class DockAccessoryManager: Sendable {
         }
         // Only the simulator lives in a program; real devices are driven by dockd.
         guard gimbal == "sim" else { throw .notSupportedByDevice }
-        let dock = LocalDock.simulated()
+        guard let dock = SimulatedDocks.make() else {
+            FileHandle.standardError.write(
+                Data(
+                    ("OPENDOCK_GIMBAL=sim: this program does not link OpenDock's simulated gimbal; "
+                        + "add DockKitInProcess to its dependencies, or run dockd and leave OPENDOCK_GIMBAL unset\n").utf8))
+            throw .notSupportedByDevice
+        }
         if let path = environment["OPENDOCK_BUTTONS"] {
             let reader = try ButtonReader(path: path, accessory: dock, manager: self)
             state.withLock { $0.buttonReaders.append(reader) }

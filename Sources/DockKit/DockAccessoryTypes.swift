@@ -73,7 +73,7 @@ extension DockAccessory {
 
 extension DockAccessory.Observation {
     /// The internal form, stamped with the time the client handed it over.
-    func core(stamp: FrameStamp) -> DockCore.Observation {
+    package func core(stamp: FrameStamp) -> DockCore.Observation {
         let kind: ObservationKind =
             switch type {
             case .humanFace: .humanFace
@@ -90,7 +90,7 @@ extension DockAccessory.Observation {
 extension DockAccessory.CameraInformation {
     /// Intrinsics and size the controller needs; a default 70° field of view when the client
     /// gave no intrinsics.
-    func core() throws(DockKitError) -> DockCore.CameraInformation {
+    package func core() throws(DockKitError) -> DockCore.CameraInformation {
         let size: PixelSize
         if let dims = referenceDimensions {
             guard dims.width >= 1, dims.height >= 1, dims.width.isFinite, dims.height.isFinite else {

@@ -2,8 +2,8 @@ import DockCore
 import Foundation
 
 /// A dock in this process, as `DockAccessory` and the manager drive it: the engine's
-/// (`DockEngine`'s `LocalDock`, through `LocalDockBridge`); dockd's docks come through
-/// `RemoteDock`. The public API names no engine type: only these calls, in the core's values.
+/// (`DockEngine`'s `LocalDock`, made one in `DockKitInProcess`); dockd's docks come through
+/// `RemoteDock`. DockKit links no engine: only these calls, in the core's values.
 package protocol InProcessDock: AnyObject, Sendable {
     var identifier: AccessoryIdentifier { get }
     var firmwareVersion: String? { get }
@@ -42,4 +42,30 @@ package protocol InProcessDock: AnyObject, Sendable {
     var reportsBattery: Bool { get }
     /// Battery reports, the latest first.
     var batteryStates: AsyncStream<BatteryState> { get }
+}
+
+extension InProcessDock {
+    /// A client's `track` in DockKit's shapes: the observations and the camera turned into the
+    /// core's, the camera's check (`invalidParameter`) made where the engine would make it.
+    package func clientTrack(
+        _ observations: [DockAccessory.Observation], camera: DockAccessory.CameraInformation, age: Double = 0
+    ) throws(DockKitError) {
+        let unstamped = FrameStamp(sequence: 0, time: .zero)
+        try track(
+            observations.map { $0.core(stamp: unstamped) }, camera: { () throws(DockKitError) in try camera.core() },
+            age: age)
+    }
+}
+
+/// How a program makes the simulated gimbal of its own (`OPENDOCK_GIMBAL=sim`): registered as
+/// the program loads when it links OpenDock's in-process docks (`DockKitInProcess`); without
+/// them there is none, and a program asking for one is told so.
+package enum SimulatedDocks {
+    private static let maker = Protected<(@Sendable () -> any InProcessDock)?>(nil)
+
+    package static func register(_ make: @escaping @Sendable () -> any InProcessDock) {
+        maker.withLock { $0 = make }
+    }
+
+    static func make() -> (any InProcessDock)? { maker.withLock { $0 }?() }
 }

@@ -1,4 +1,5 @@
 import DockCore
+import DockKitInProcess
 import Foundation
 import Motion
 import TestSupport

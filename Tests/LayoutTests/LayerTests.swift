@@ -10,7 +10,10 @@ import Testing
     static let layers: [(name: String, modules: Set<String>)] = [
         (
             "C shims",
-            ["CNettle", "CVision", "CVisionMedia", "CTurboJPEG", "CV4L2", "CSerial", "CJPEG", "CALSA", "CMicroHTTPD"]
+            [
+                "CNettle", "CVision", "CVisionMedia", "CTurboJPEG", "CV4L2", "CSerial", "CJPEG", "CALSA", "CMicroHTTPD",
+                "CDockKitInProcess",
+            ]
         ),
         ("core", ["Spatial", "DockCore"]),
         (
@@ -24,7 +27,8 @@ import Testing
         (
             "above the engine: the public API, simulation, measurement",
             [
-                "DockKit", "Simulation", "CameraSimulation", "Bench", "GroundTruth", "Rigs", "DetectionBench",
+                "DockKit", "DockKitInProcess", "Simulation", "CameraSimulation", "Bench", "GroundTruth", "Rigs",
+                "DetectionBench",
                 "PeerBench", "SceneFiles",
             ]
         ),
@@ -37,8 +41,9 @@ import Testing
     /// daemon to read its options. A dependency through which one is reached is a wrong edge.
     static let outOfReach: [String: Set<String>] = ["DockKit": ["Control", "Motion"], "BenchRunner": ["Daemon"]]
 
-    /// What the engine redesign still has to undo (docs/architecture.md, "Layers").
-    static let stillToUndo: Set<String> = ["DockKit → DockEngine"]
+    /// Edges that still break the rules, named so that a new one fails and an undone one must
+    /// leave the list (docs/architecture.md, "Layers"). None now.
+    static let stillToUndo: Set<String> = []
 
     static func layer(of module: String) -> Int? { layers.firstIndex { $0.modules.contains(module) } }
 

@@ -1,5 +1,6 @@
 import DockCore
 import DockEngine
+import DockKit
 
 /// The engine's dock as DockKit drives a dock in this process.
 extension LocalDock: InProcessDock {
@@ -22,19 +23,6 @@ extension LocalDock: InProcessDock {
     ) throws(DockKitError) -> TrackOutcome {
         let unstamped = FrameStamp(sequence: 0, time: .zero)
         return try clientTrack(
-            observations.map { $0.core(stamp: unstamped) }, camera: { () throws(DockKitError) in try camera.core() },
-            age: age)
-    }
-}
-
-extension InProcessDock {
-    /// A client's `track` in DockKit's shapes: the observations and the camera turned into the
-    /// core's, the camera's check (`invalidParameter`) made where the engine would make it.
-    package func clientTrack(
-        _ observations: [DockAccessory.Observation], camera: DockAccessory.CameraInformation, age: Double = 0
-    ) throws(DockKitError) {
-        let unstamped = FrameStamp(sequence: 0, time: .zero)
-        try track(
             observations.map { $0.core(stamp: unstamped) }, camera: { () throws(DockKitError) in try camera.core() },
             age: age)
     }
