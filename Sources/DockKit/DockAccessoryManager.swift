@@ -92,7 +92,8 @@ public final class DockAccessoryManager: Sendable {
             FileHandle.standardError.write(
                 Data(
                     ("OPENDOCK_GIMBAL=sim: this program does not link OpenDock's simulated gimbal; "
-                        + "add DockKitInProcess to its dependencies, or run dockd and leave OPENDOCK_GIMBAL unset\n").utf8))
+                        + "add DockKitInProcess to its dependencies, or run dockd and leave OPENDOCK_GIMBAL unset\n")
+                        .utf8))
             throw .notSupportedByDevice
         }
         if let path = environment["OPENDOCK_BUTTONS"] {

@@ -6,9 +6,11 @@ import Imaging
 public enum SlowDetectorDelivery: Sendable, Equatable {
     /// As soon as they are ready: the real-time rigs.
     case whenReady
-    /// With the first frame captured at least `seconds` after theirs, waiting for them if need
-    /// be: in lock-step, so that a run repeats exactly whatever the machine's speed.
-    case after(seconds: Double)
+    /// With the first frame captured at least `seconds` after theirs. A pass not done by then is
+    /// waited for when `waits` (lock-step, where media time outruns the detectors: so a run
+    /// repeats exactly whatever the machine's speed), else taken with the first frame after it
+    /// is done (live, where a wait would hold up the frames behind it).
+    case after(seconds: Double, waits: Bool)
 }
 
 /// Runs the detectors the schedule asks for on one frame: faces (and second looks at small
@@ -40,7 +42,7 @@ public final class DetectionStage {
         public var plan: DetectionSchedule.Plan
         /// Bodies and objects of an earlier frame, finished since the last call.
         public var late: [LateDetections]
-        /// Seconds this call waited for them (lock-step delivery only; never in real time).
+        /// Seconds this call waited for them (lock-step delivery only; never live).
         public var waitedForLate: Double
     }
 
@@ -128,8 +130,12 @@ public final class DetectionStage {
         let taken: LateDetections?
         switch slowDelivery {
         case .whenReady: taken = slow.take(wait: false)
-        case .after(let seconds):
+        case .after(let seconds, let waits):
             guard let pending = slow.pending, time.seconds(since: pending.time) >= seconds - 1e-9 else { return }
+            guard waits else {
+                taken = slow.take(wait: false)
+                break
+            }
             let start = DispatchTime.now().uptimeNanoseconds
             taken = slow.take(wait: true)
             result.waitedForLate += Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9

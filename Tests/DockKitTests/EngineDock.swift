@@ -1,6 +1,7 @@
+import DockKitInProcess
+
 @testable import DockEngine
 @testable import DockKit
-import DockKitInProcess
 
 extension DockAccessory {
     /// The engine's dock behind an accessory of this process, for what only the engine shows.

@@ -84,7 +84,7 @@ enum MessiLabel {
     @Test func detectorThrowingInsideOpenCVLosesOnlyItsPart() throws {
         let broken = try RFBFaceDetector(modelPath: registry.resolve("yolox-nano"))
         let stage = DetectionStage(faces: try YuNetFaceDetector(modelPath: registry.resolve("yunet")), bodies: broken)
-        stage.slowDelivery = .after(seconds: 0)
+        stage.slowDelivery = .after(seconds: 0, waits: true)
         var photo = try Fixtures.photo("astronaut.png")
         for i in 0..<3 {
             photo.stamp = FrameStamp(sequence: UInt64(i), time: MonotonicInstant(seconds: Double(i)))

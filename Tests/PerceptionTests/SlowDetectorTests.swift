@@ -67,7 +67,7 @@ import Testing
             let stage = DetectionStage(
                 faces: TimedDetector(name: "faces", kind: .humanFace, seconds: 0),
                 bodies: TimedDetector(name: "bodies", kind: .humanBody, seconds: bodySeconds))
-            stage.slowDelivery = .after(seconds: 0.05)
+            stage.slowDelivery = .after(seconds: 0.05, waits: true)
             var deliveries: [Int: [UInt64]] = [:]
             for i in 0..<24 {
                 let result = stage.detect(frame(i))
@@ -79,5 +79,24 @@ import Testing
         #expect(quick == run(bodySeconds: 0.08))
         // Bodies every 0.2 s with faces seen: frames 0, 6, 12, 18, each delivered two frames on.
         #expect(quick == [2: [0], 8: [6], 14: [12], 20: [18]])
+    }
+
+    /// Live, the same schedule, but a pass that overruns its due frame is not waited for: the
+    /// frames go on, and its results come with the first frame after it is done.
+    @Test func liveDeliveryNeverWaitsForAnOverrunningPass() {
+        let stage = DetectionStage(
+            faces: TimedDetector(name: "faces", kind: .humanFace, seconds: 0),
+            bodies: TimedDetector(name: "bodies", kind: .humanBody, seconds: 0.3))
+        stage.slowDelivery = .after(seconds: 0.05, waits: false)
+        var delivered: [Int: [UInt64]] = [:]
+        for i in 0..<4 {
+            let result = stage.detect(frame(i))
+            #expect(result.waitedForLate == 0)
+            if !result.late.isEmpty { delivered[i] = result.late.map(\.stamp.sequence) }
+        }
+        #expect(delivered.isEmpty, "frame 0's pass takes 0.3 s: not done by frames 2 and 3")
+        Thread.sleep(forTimeInterval: 0.6)
+        let later = stage.detect(frame(4))
+        #expect(later.late.map(\.stamp.sequence) == [0] && later.waitedForLate == 0)
     }
 }
