@@ -50,10 +50,7 @@ extension InProcessDock {
     package func clientTrack(
         _ observations: [DockAccessory.Observation], camera: DockAccessory.CameraInformation, age: Double = 0
     ) throws(DockKitError) {
-        let unstamped = FrameStamp(sequence: 0, time: .zero)
-        try track(
-            observations.map { $0.core(stamp: unstamped) }, camera: { () throws(DockKitError) in try camera.core() },
-            age: age)
+        try track(observations.unstamped, camera: { () throws(DockKitError) in try camera.core() }, age: age)
     }
 }
 
@@ -68,4 +65,12 @@ package enum SimulatedDocks {
     }
 
     static func make() -> (any InProcessDock)? { maker.withLock { $0 }?() }
+}
+
+extension [DockAccessory.Observation] {
+    /// The core's observations, for the dock that takes them to stamp with their age.
+    package var unstamped: [DockCore.Observation] {
+        let placeholder = FrameStamp(sequence: 0, time: .zero)
+        return map { $0.core(stamp: placeholder) }
+    }
 }

@@ -21,9 +21,6 @@ extension LocalDock: InProcessDock {
     package func clientTrack(
         _ observations: [DockAccessory.Observation], camera: DockAccessory.CameraInformation, age: Double = 0
     ) throws(DockKitError) -> TrackOutcome {
-        let unstamped = FrameStamp(sequence: 0, time: .zero)
-        return try clientTrack(
-            observations.map { $0.core(stamp: unstamped) }, camera: { () throws(DockKitError) in try camera.core() },
-            age: age)
+        try clientTrack(observations.unstamped, camera: { () throws(DockKitError) in try camera.core() }, age: age)
     }
 }

@@ -95,17 +95,18 @@ struct FrameLoop<Policy: ClockPolicy> {
         let ms = { (from: MonotonicInstant, to: MonotonicInstant) in to.seconds(since: from) * 1000 }
         let arrived = wallClock.now
         let now = policy.begin(frame)
-        let age = pipeline.rig.clock.now
         let p = pipeline.perceive(frame, at: now, stop: stop)
         let perceived = wallClock.now
-        let tracked = pipeline.rig.clock.now
+        // A frame's age means something only where its capture time is on the rig's clock, where
+        // perception's now is that clock's too.
+        let tracked = policy.capturesOnTheClock ? pipeline.rig.clock.now : now
         policy.control(ControlTarget(p), from: now, stop: stop)
         let done = wallClock.now
         let waited = p.waitedForLate * 1000
         let excluded = policy.waitIsArtificial ? waited : 0
         let pipelineMilliseconds = ms(arrived, done) - excluded
         if policy.capturesOnTheClock {
-            summary.timings.record(.captureToReady, milliseconds: ms(frame.stamp.time, age))
+            summary.timings.record(.captureToReady, milliseconds: ms(frame.stamp.time, now))
             summary.timings.record(.captureToTracked, milliseconds: ms(frame.stamp.time, tracked))
         }
         summary.timings.record(.detect, milliseconds: ms(arrived, perceived) - waited)
