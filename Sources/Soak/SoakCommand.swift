@@ -36,8 +36,8 @@ public struct SoakCommand {
         /metrics scrape every second. Open descriptors and threads are then judged too.
 
         Reports resident memory and the heap's bytes in use (sampled every S seconds; drift is how
-        much the floor rose after warm-up, the first minute or the first tenth of a short run:
-        the least of the last third of the samples less the least of the first third; also the
+        much the level rose after warm-up, the first minute or the first tenth of a short run:
+        the median of the last third of the samples less the median of the first third; also the
         resident size's least-squares slope per 10 minutes and its two ends),
         how far the loop fell behind the camera (lag in frames: the depth a newest-only queue would
         have; p99 over the last minute, the maximum over the run), frames dropped for lateness, and the pipeline's time per frame (detection, tracking,
@@ -110,26 +110,34 @@ public struct SoakCommand {
         }
 
         var afterWarmUp: [(time: Double, bytes: Double, heap: Double)] { memory.filter { $0.time >= warmUp } }
-        /// How much the resident size's floor rose after warm-up (see `floorRise`). Its two
+        /// How much the resident size's level rose after warm-up (see `levelRise`). Its two
         /// ends alone would not do: they swing by the frames in flight at the moment of each
         /// sample, ±5 MiB on the demo.
-        public var driftBytes: Double? { Self.floorRise(afterWarmUp.map(\.bytes)) }
+        public var driftBytes: Double? { Self.levelRise(afterWarmUp.map(\.bytes)) }
         /// The resident size at the last sample less the first after warm-up: what the ends say.
         public var endToEndBytes: Double? {
             guard let first = afterWarmUp.first, let last = afterWarmUp.last, last.time > first.time else { return nil }
             return last.bytes - first.bytes
         }
-        /// How much the heap's floor rose after warm-up (see `floorRise`); unlike the resident
+        /// How much the heap's level rose after warm-up (see `levelRise`); unlike the resident
         /// size, the allocator's free lists do not step it by megabytes on their own.
-        public var heapDriftBytes: Double? { Self.floorRise(afterWarmUp.filter { !$0.heap.isNaN }.map(\.heap)) }
+        public var heapDriftBytes: Double? { Self.levelRise(afterWarmUp.filter { !$0.heap.isNaN }.map(\.heap)) }
 
-        /// The least of the last third of `points` less the least of the first third. A leak
-        /// raises the floor; buffers in flight at the moment of a sample do not (a third holds
-        /// enough samples to catch a moment with few).
-        static func floorRise(_ points: [Double]) -> Double? {
+        /// The median of the last third of `points` less the median of the first third. A leak
+        /// moves the whole third; the frames in flight at the moment of a sample do not, whether
+        /// a sample caught one more (a spike) or one fewer (a dip). The least of each third did
+        /// not do: one dip of a 720p frame (2.6 MiB) in the first third and none in the last read
+        /// as a leak of 2.6 MiB on a loaded CI machine.
+        static func levelRise(_ points: [Double]) -> Double? {
             guard points.count >= 6 else { return nil }
             let third = points.count / 3
-            return points.suffix(third).min()! - points.prefix(third).min()!
+            return median(points.suffix(third)) - median(points.prefix(third))
+        }
+
+        private static func median(_ points: some Collection<Double>) -> Double {
+            let sorted = points.sorted()
+            let middle = sorted.count / 2
+            return sorted.count % 2 == 1 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2
         }
         /// Least-squares slope of resident memory after warm-up, bytes per 10 minutes.
         public var slopeBytesPerTenMinutes: Double? {
@@ -179,7 +187,7 @@ public struct SoakCommand {
             }
         }
         // The resident size at the end; the heap no longer, since the run has let go of its
-        // buffers (which would hide a leak of their size from the heap's floor).
+        // buffers (which would hide a leak of their size from the heap's level).
         memory.append((summary.wallSeconds, ProcessResources.residentBytes(), .nan))
         var result = Result(
             summary: summary, memory: memory, lagFrames: lag.samples["lag"] ?? [], warmUp: warmUp,
@@ -198,7 +206,7 @@ public struct SoakCommand {
     }
 
     /// What a service must keep up for months, judged on a soak: memory flat after warm-up
-    /// (the heap's floor within 1 MiB; the resident size's floor within 8 MiB, since glibc's
+    /// (the heap's level within 1 MiB; the resident size's level within 8 MiB, since glibc's
     /// arenas alone step it by a few MiB in minutes), no `track` call outside the rate contract, the deadman never needed,
     /// and frames kept up with: at most 5 % dropped for lateness. That bound catches a frame path
     /// that stalls (a detector run inline, a lock held across inference), not a shared machine's
@@ -213,7 +221,7 @@ public struct SoakCommand {
         }
         if let drift = r.driftBytes, drift >= 8 * mib {
             out.append(
-                String(format: "the resident size's floor rose %.2f MiB after warm-up (limit 8 MiB)", drift / mib))
+                String(format: "the resident size's level rose %.2f MiB after warm-up (limit 8 MiB)", drift / mib))
         }
         if r.driftBytes == nil || r.heapDriftBytes == nil {
             out.append("too short to measure drift (give at least 2 minutes)")

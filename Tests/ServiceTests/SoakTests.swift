@@ -115,18 +115,25 @@ import Testing
         let result = SoakCommand.Result(summary: SessionSummary(), memory: memory, lagFrames: [], warmUp: 60)
         #expect(result.endToEndBytes == 3 * mib)
         #expect(abs(result.slopeBytesPerTenMinutes! - 10 * mib) < 1)
-        #expect(result.driftBytes == nil, "six samples after warm-up are needed for the resident size's floor")
-        #expect(result.heapDriftBytes == nil, "six samples after warm-up are needed for the heap's floor")
-        // The floors: frames in flight at a sample (+2 MiB of heap, +5 MiB resident) do not
-        // count, though the last sample caught some; a rising floor does.
+        #expect(result.driftBytes == nil, "six samples after warm-up are needed for the resident size's level")
+        #expect(result.heapDriftBytes == nil, "six samples after warm-up are needed for the heap's level")
+        // The levels: frames in flight at a sample (+2 MiB of heap, +5 MiB resident) do not
+        // count, though the last sample caught some; a rising level does.
         let spiky: [(time: Double, bytes: Double, heap: Double)] = (0...12).map { (i: Int) in
             let inFlight: Double = i % 3 == 0 ? 1 : 0
             let leaked: Double = i >= 10 ? 0.5 * mib : 0
             return (Double(i) * 15, 60 * mib + inFlight * 5 * mib, 20 * mib + inFlight * 2 * mib + leaked)
         }
-        let floor = SoakCommand.Result(summary: SessionSummary(), memory: spiky, lagFrames: [], warmUp: 60)
-        #expect(floor.heapDriftBytes == 0.5 * mib)
-        #expect(floor.endToEndBytes == 5 * mib && floor.driftBytes == 0)
+        let level = SoakCommand.Result(summary: SessionSummary(), memory: spiky, lagFrames: [], warmUp: 60)
+        #expect(level.heapDriftBytes == 0.5 * mib)
+        #expect(level.endToEndBytes == 5 * mib && level.driftBytes == 0)
+        // A frame fewer in flight at one early sample (a dip, as a loaded CI machine caught: the
+        // heap at 91.0 MiB, one sample at 88.3) is no leak either.
+        let dipped: [(time: Double, bytes: Double, heap: Double)] = (0...30).map { (i: Int) in
+            (Double(i) * 6, 200 * mib, (i == 14 ? 88.3 : 91.0) * mib)
+        }
+        let dip = SoakCommand.Result(summary: SessionSummary(), memory: dipped, lagFrames: [], warmUp: 60)
+        #expect(dip.heapDriftBytes == 0)
         // The sample after the run (heap NaN: the pipeline's buffers are gone) does not count.
         let ended = SoakCommand.Result(
             summary: SessionSummary(), memory: spiky + [(181, 50 * mib, .nan)], lagFrames: [], warmUp: 60)
@@ -172,7 +179,7 @@ import Testing
             SoakCommand.Result(summary: summary, memory: growing, lagFrames: [], warmUp: 60))
         #expect(failures.count == 5)
         #expect(failures.first == "the heap in use grew 3.00 MiB after warm-up (limit 1 MiB)")
-        #expect(failures.contains("the resident size's floor rose 9.00 MiB after warm-up (limit 8 MiB)"))
+        #expect(failures.contains("the resident size's level rose 9.00 MiB after warm-up (limit 8 MiB)"))
         #expect(failures.last == "330 of 5030 frames dropped for lateness (limit 5 %)")
     }
 }
