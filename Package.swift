@@ -200,7 +200,9 @@ let package = Package(
             dependencies: ["CameraOutputs", "Capture", "CV4L2", "DockCore", "Imaging", "TestSupport"]),
         .testTarget(
             name: "CaptureTests",
-            dependencies: ["CameraSimulation", "Capture", "CV4L2", "DockCore", "Imaging", "TestSupport"]),
+            dependencies: [
+                "CameraSimulation", "Capture", "CV4L2", "DockCore", "Imaging", "Motion", "Perception", "TestSupport",
+            ]),
         .testTarget(
             name: "PerceptionTests", dependencies: ["Capture", "DockCore", "Imaging", "Perception", "TestSupport"]),
         .testTarget(name: "TrackingTests", dependencies: ["DockCore", "TestSupport", "Tracking"]),
@@ -222,15 +224,32 @@ let package = Package(
             dependencies: ["Bench", "DockCore", "Pipeline", "SceneFiles", "Simulation", "TestSupport"]),
         .testTarget(name: "BenchTests", dependencies: ["Bench", "DockCore", "TestSupport", "Tracking"]),
         .testTarget(
-            name: "ServiceTests",
+            name: "PipelineTests",
             dependencies: [
                 "Audio", "Bench", "BenchRunner", "Calibration", "CameraOutputs", "CameraSimulation", "Capture",
-                "Control", "ControlClient", "ControlServer", "CV4L2", "Daemon", "DetectionBench", "DockCore", "dockctl",
-                "dockctl-tools", "DockEngine", "DockKit", "DockKitInProcess", "GroundTruth", "Imaging", "Motion",
-                "MotorDevices", "Options", "PeerBench", "Perception", "Pipeline", "Rigs", "SceneFiles", "Simulation",
-                "Soak", "TestSupport", "Tracking",
-            ]
-        ),
+                "Control", "DockCore", "dockctl-tools", "DockEngine", "GroundTruth", "Motion", "Options", "Pipeline",
+                "Rigs", "SceneFiles", "Simulation", "TestSupport", "Tracking",
+            ]),
+        .testTarget(
+            name: "MotorDevicesTests",
+            dependencies: [
+                "CameraOutputs", "CameraSimulation", "Capture", "CV4L2", "DockCore", "Imaging", "Motion",
+                "MotorDevices", "Options", "Pipeline", "Rigs", "TestSupport",
+            ]),
+        .testTarget(
+            name: "DaemonTests",
+            dependencies: [
+                "BenchRunner", "CameraOutputs", "CameraSimulation", "Capture", "Control", "ControlClient",
+                "ControlServer", "Daemon", "DockCore", "dockctl", "dockctl-tools", "DockEngine", "DockKit", "Imaging",
+                "Motion", "Options", "Perception", "Pipeline", "Rigs", "SceneFiles", "TestSupport",
+            ]),
+        .testTarget(
+            name: "BenchRunnerTests",
+            dependencies: [
+                "Bench", "BenchRunner", "Capture", "ControlClient", "ControlServer", "DetectionBench", "DockCore",
+                "dockctl-tools", "DockKit", "Imaging", "Motion", "Options", "PeerBench", "Pipeline", "Rigs",
+                "SceneFiles", "Simulation", "Soak", "TestSupport", "Tracking",
+            ]),
     ],
     swiftLanguageModes: [.v6]
 )

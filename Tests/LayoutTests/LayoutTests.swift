@@ -102,6 +102,20 @@ import Testing
         #expect(missing.isEmpty, "give these modules a row in docs/architecture.md's module table: \(missing)")
     }
 
+    /// The tests mirror the modules: each test target is named after the module it tests and
+    /// depends on it, so a newcomer finds a module's tests by its name and no catch-all grows.
+    @Test func everyTestTargetIsNamedAfterTheModuleItTests() throws {
+        let targets = try Self.targets()
+        let modules = Set(targets.filter { $0.kind == "target" }.map(\.name))
+        let testTargets = targets.filter { $0.kind == "testTarget" && $0.name != "LayoutTests" }
+        #expect(testTargets.count > 10, "Package.swift's test targets read as \(testTargets.map(\.name))")
+        let strays = testTargets.filter {
+            let module = String($0.name.dropLast("Tests".count))
+            return !$0.name.hasSuffix("Tests") || !modules.contains(module) || !$0.dependencies.contains(module)
+        }
+        #expect(strays.isEmpty, "name these test targets after the module they test: \(strays.map(\.name))")
+    }
+
     @Test func noFunctionIsOverEightyLines() throws {
         var long: [String] = []
         for file in Self.swiftFiles(in: "Sources") + Self.swiftFiles(in: "Examples") + Self.swiftFiles(in: "Fuzz") {

@@ -6,9 +6,6 @@ import Simulation
 import TestSupport
 import Testing
 
-@testable import BenchRunner
-@testable import ControlClient
-@testable import ControlServer
 @testable import Options
 @testable import Pipeline
 @testable import Rigs

@@ -7,9 +7,6 @@ import Motion
 import TestSupport
 import Testing
 
-@testable import BenchRunner
-@testable import ControlClient
-@testable import ControlServer
 @testable import Options
 @testable import Pipeline
 @testable import Rigs
