@@ -106,12 +106,13 @@ package final class LocalDock: Sendable {
 
     /// The synchronous heart of `track`, used directly by the pipeline's control thread.
     /// `searching`: the law may look for a subject it lost (system tracking; not a client's own).
+    /// `motion`: the head's reading the control tick took at `now`; a client's call reads it here.
     @discardableResult
     package func submit(
         _ observations: [DockCore.Observation], camera: DockCore.CameraInformation,
-        at now: MonotonicInstant, searching: Bool = false
+        motion reading: Motion.MotionState? = nil, at now: MonotonicInstant, searching: Bool = false
     ) throws(DockKitError) -> TrackOutcome {
-        let motion = motors.backend.motionState(at: now)
+        let motion = reading ?? motors.backend.motionState(at: now)
         let current = observations.filter { freshness.isFresh($0.stamp.time, at: now) }
         let framed = Self.union(current)
         let velocity = try state.withLock { state throws(DockKitError) -> Vector3D in
@@ -136,7 +137,7 @@ package final class LocalDock: Sendable {
                     framingPoint: aim, time: now, device: motors.capabilities, searchWhenLost: searching))
         }
         do {
-            let sent = try motors.command(velocity, at: now)
+            let sent = try motors.command(velocity, motion: motion, at: now)
             return TrackOutcome(framedRect: framed, command: sent)
         } catch {
             motors.stop(at: now)
@@ -161,7 +162,11 @@ package final class LocalDock: Sendable {
     package var now: MonotonicInstant { clock.now }
 
     /// Where the motors are now.
-    package var currentMotion: Motion.MotionState { motors.backend.motionState(at: clock.now) }
+    package var currentMotion: Motion.MotionState { motion(at: clock.now) }
+
+    /// The head's reading at `now`: a control tick takes it once and hands it to `submit` and
+    /// `service`, so every step of the tick decides on the same pose.
+    package func motion(at now: MonotonicInstant) -> Motion.MotionState { motors.backend.motionState(at: now) }
 
     /// `track` calls accepted so far.
     package var trackCallCount: Int { state.withLock { $0.trackCalls } }
@@ -299,9 +304,10 @@ package final class LocalDock: Sendable {
     package var motionStates: AsyncStream<AccessoryMotionState> { director.stream() }
 
     /// One control tick: runs any motion in progress, publishes the motion state and keeps the
-    /// deadman honest. The pipeline's control loop (or the motion loop) calls it.
-    package func service(at now: MonotonicInstant) {
-        director.service(at: now)
+    /// deadman honest. The pipeline's control loop (or the motion loop) calls it, with the
+    /// head's reading the tick took (`motion(at:)`), or without to read it here.
+    package func service(at now: MonotonicInstant, motion: Motion.MotionState? = nil) {
+        director.service(motion ?? self.motion(at: now), at: now)
         if director.isActive { motors.pollFeedback(at: now) } else { motors.service(at: now) }
         if motors.backend.capabilities.reportsBattery, let report = battery.check(motors.backend.batteryVolts, at: now)
         {

@@ -70,9 +70,9 @@ final class MotionDirector: Sendable {
         }
     }
 
-    /// One tick: drives the trajectory in progress and publishes the motion state.
-    func service(at time: MonotonicInstant) {
-        let motion = motors.backend.motionState(at: time)
+    /// One tick: drives the trajectory in progress and publishes the motion state, from the
+    /// head's reading `motion` the tick took at `time`.
+    func service(_ motion: MotionState, at time: MonotonicInstant) {
         let command: Vector3D? = state.withLock { state in
             guard var follower = state.follower else { return state.held }
             let v = follower.command(pose: motion.angularPositions, at: time)
@@ -87,7 +87,7 @@ final class MotionDirector: Sendable {
             return v
         }
         if let command {
-            do { try motors.command(command, at: time) } catch { cancel() }
+            do { try motors.command(command, motion: motion, at: time) } catch { cancel() }
         }
         publish(motion, at: time)
     }

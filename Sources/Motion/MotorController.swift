@@ -79,14 +79,18 @@ public final class MotorController: Sendable {
     /// Velocity commands the device took, and those its link refused (write errors).
     public var commandCounts: (sent: Int, failed: Int) { state.withLock { ($0.commandsSent, $0.commandsFailed) } }
 
-    /// Sends a velocity (rad/s) after applying limits; returns what was sent.
+    /// Sends a velocity (rad/s) after applying limits; returns what was sent. `motion` is the
+    /// head's reading the caller took at `time` (a control tick reads it once for all its
+    /// steps); without it the device is read here.
     @discardableResult
-    public func command(_ velocity: Vector3D, at time: MonotonicInstant) throws(MotorCommandError) -> Vector3D {
+    public func command(
+        _ velocity: Vector3D, motion reading: MotionState? = nil, at time: MonotonicInstant
+    ) throws(MotorCommandError) -> Vector3D {
         guard velocity.isFinite else { throw .nonFinite(velocity) }
         return try serialized { () throws(MotorCommandError) -> Vector3D in
             // Asked even when the command is refused: a silent head's answer is what lets it through again.
             backend.pollFeedback(at: time)
-            let motion = backend.motionState(at: time)
+            let motion = reading ?? backend.motionState(at: time)
             let silence = backend.feedbackSilence(at: time)
             let step = backend.capabilities.speedStep
             let decision = state.withLock {

@@ -70,7 +70,10 @@ struct ControlStep {
     /// Runs the tick at `now`. `stopping` tells a refused call after a stop request (the motors
     /// are halted) from a broken rate contract.
     mutating func tick(at now: MonotonicInstant, target: ControlTarget?, stopping: Bool) {
-        defer { accessory.service(at: now) }
+        // The head is read once a tick: the law, the motor limits and the motion in progress
+        // all decide on this one reading.
+        let motion = accessory.motion(at: now)
+        defer { accessory.service(at: now, motion: motion) }
         // With system tracking off the client drives the motors; the pipeline only watches.
         guard let target, accessory.isSystemTrackingEnabled else { return }
         if target.stamp != lastWatched {
@@ -90,7 +93,8 @@ struct ControlStep {
             }
             ?? feeder.observations(for: target.framed, at: now)
         do {
-            let outcome = try accessory.submit(observations, camera: target.camera, at: now, searching: true)
+            let outcome = try accessory.submit(
+                observations, camera: target.camera, motion: motion, at: now, searching: true)
             // Latency is counted for subjects seen in the newest frame; one carried on from an
             // older frame (missed by the detector in this one) would count its age instead.
             let carried = fresh && observations.contains { $0.stamp == target.stamp } ? target.stamp : nil
