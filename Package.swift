@@ -227,8 +227,8 @@ let package = Package(
             name: "PipelineTests",
             dependencies: [
                 "Audio", "Bench", "BenchRunner", "Calibration", "CameraOutputs", "CameraSimulation", "Capture",
-                "Control", "DockCore", "dockctl-tools", "DockEngine", "GroundTruth", "Motion", "Options", "Pipeline",
-                "Rigs", "SceneFiles", "Simulation", "TestSupport", "Tracking",
+                "Control", "DockCore", "dockctl-tools", "DockEngine", "GroundTruth", "Motion", "MotorDevices",
+                "Options", "Pipeline", "Rigs", "SceneFiles", "Simulation", "TestSupport", "Tracking",
             ]),
         .testTarget(
             name: "MotorDevicesTests",

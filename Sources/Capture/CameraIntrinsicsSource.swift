@@ -14,6 +14,10 @@ public struct CameraCalibration: Sendable, Hashable {
 
     /// Reads OpenCV's YAML or JSON calibration format (camera_matrix, image_width, image_height).
     public static func load(_ path: String) throws(FrameSourceError) -> CameraCalibration {
+        // Checked here: OpenCV would print a line of its own on stderr before saying so.
+        guard FileManager.default.isReadableFile(atPath: path) else {
+            throw FrameSourceError("calibration \(path): cannot read the file (does it exist? is it readable?)")
+        }
         var k = [Double](repeating: 0, count: 9)
         var width: Int32 = 0
         var height: Int32 = 0

@@ -238,7 +238,7 @@ public final class Pipeline: PipelineSession {
                 figures: controlFigures, notices: controlNotices, mount: configuration.mount,
                 zoom: makeZoomStep())
         } catch {
-            throw SessionError("--rate: \(error)")
+            throw SessionError("--rate: \(error)", kind: .setup)
         }
     }
 

@@ -65,7 +65,7 @@ extension SessionConfiguration {
     /// The framing mode and region of interest a session starts with.
     func configureFraming(of accessory: LocalDock) throws(SessionError) {
         do { try accessory.configureFraming(mode: framingMode, region: regionOfInterest) } catch {
-            throw SessionError("--region must lie inside the frame, at least 0.05 wide and high")
+            throw SessionError("--region must lie inside the frame, at least 0.05 wide and high", kind: .setup)
         }
     }
 

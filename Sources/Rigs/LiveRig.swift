@@ -15,16 +15,18 @@ extension Rig {
         throws(SessionError) -> Rig
     {
         guard case .camera(let path) = configuration.source else {
-            throw SessionError("the live rig needs a camera source")
+            throw SessionError("the live rig needs a camera source", kind: .setup)
         }
         if configuration.resolvedGimbal == .sim {
             throw SessionError(
-                "--gimbal sim turns a virtual camera inside a recording and cannot move a real camera; name a motor device or use --gimbal none"
-            )
+                "--gimbal sim turns a virtual camera inside a recording and cannot move a real camera; name a motor device or use --gimbal none",
+                kind: .setup)
         }
         var calibration: CameraCalibration?
         if let file = configuration.calibrationFile {
-            do { calibration = try CameraCalibration.load(file) } catch { throw SessionError(error.message) }
+            do { calibration = try CameraCalibration.load(file) } catch {
+                throw SessionError(error.message, kind: .setup)
+            }
         }
         let intrinsics = CameraIntrinsicsSource(calibration: calibration, fieldOfView: configuration.sourceFieldOfView)
         let clock = SystemMonotonicClock()
@@ -38,7 +40,7 @@ extension Rig {
                 events.withLock { $0.append(event) }
             }
         } catch {
-            throw SessionError(error.description)
+            throw SessionError(error.description, kind: error.sessionKind)
         }
         var device: (any MotorBackend)?
         if case .device(let spec) = configuration.resolvedGimbal {
@@ -51,7 +53,7 @@ extension Rig {
                     }
                 }
             } catch {
-                throw SessionError(error.description)
+                throw SessionError(error.description, kind: error.sessionKind)
             }
         }
         let backend = device.map { configuration.mounted($0) } ?? NullMotorBackend()

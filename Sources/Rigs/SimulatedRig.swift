@@ -29,7 +29,8 @@ extension Rig {
                 virtual, simulated, configuration.mounted(simulated), virtual.cameraInformation
             )
         case .device(let spec):
-            throw SessionError("--gimbal \(spec) needs a live --camera; a recording runs with --gimbal sim or none")
+            throw SessionError(
+                "--gimbal \(spec) needs a live --camera; a recording runs with --gimbal sim or none", kind: .setup)
         case .dryRun where scene != nil:
             // No gimbal in a generated scene: a fixed camera (the view's size and field of view)
             // looks into it from the initial pose; commands go nowhere, so it never turns.
@@ -95,7 +96,7 @@ extension Rig {
                 throw SessionError(error.message)
             }
         case .camera:
-            throw SessionError("a live camera runs on the live rig, not in the simulation")
+            throw SessionError("a live camera runs on the live rig, not in the simulation", kind: .setup)
         }
     }
 
@@ -106,12 +107,13 @@ extension Rig {
     ) throws(SessionError) -> VirtualCamera {
         guard configuration.viewSize.width <= world.width * 2 else {
             throw SessionError(
-                "--view \(configuration.viewSize) is far larger than the source \(world); choose a smaller view")
+                "--view \(configuration.viewSize) is far larger than the source \(world); choose a smaller view",
+                kind: .setup)
         }
         guard configuration.viewFieldOfView < worldIntrinsics.horizontalFieldOfView * 180 / .pi else {
             throw SessionError(
-                "the view's field of view (\(configuration.viewFieldOfView)°) must be narrower than the source's; set --hfov or --view-hfov"
-            )
+                "the view's field of view (\(configuration.viewFieldOfView)°) must be narrower than the source's; set --hfov or --view-hfov",
+                kind: .setup)
         }
         let viewIntrinsics = CameraIntrinsics(
             horizontalFieldOfView: configuration.viewFieldOfView * .pi / 180, size: configuration.viewSize)

@@ -9,10 +9,22 @@ import Options
 import Pipeline
 import Rigs
 
-/// dockd: the tracking service. Exit status 0 done, 1 runtime error, 64 usage error.
+/// dockd: the tracking service. Exit status 0 done, 1 runtime error, 64 usage error, 69 a
+/// device the settings name is not there (yet), 78 settings that cannot work as they are.
 func fail(_ message: String, status: Int32) -> Never {
     FileHandle.standardError.write(Data("dockd: \(message)\n".utf8))
     exit(status)
+}
+
+/// The exit status for a run that could not start or go on, for a service manager to act on:
+/// start again for a device that is not there yet (sysexits' EX_UNAVAILABLE), never for settings
+/// that cannot work (EX_CONFIG; systemd/dockd.service does not restart on it).
+func exitStatus(_ error: SessionError) -> Int32 {
+    switch error.kind {
+    case .failed: 1
+    case .deviceUnavailable: 69
+    case .setup: 78
+    }
 }
 
 // Signals first, before any other thread exists (see StopFlag.installSignalHandlers).
@@ -56,7 +68,7 @@ let session: Pipeline
 do {
     session = try configuration.makeSession()
 } catch {
-    fail(error.message, status: 1)
+    fail(error.message, status: exitStatus(error))
 }
 session.log = { events.event("camera", $0) }
 events.event("source", "source \(session.sourceSummary)", ["source": session.sourceSummary])
@@ -169,7 +181,7 @@ do {
     notifier?.send("STOPPING=1")
     statusLine.finish()
     stopServing()
-    fail("\(error.message) (motors stopped)", status: 1)
+    fail("\(error.message) (motors stopped)", status: exitStatus(error))
 }
 notifier?.send("STOPPING=1")
 stopServing()

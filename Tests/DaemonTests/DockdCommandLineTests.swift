@@ -115,6 +115,19 @@ import Testing
         #expect(singleLine(result.stderr)?.contains("cannot read video /nonexistent/talk.mp4") == true)
     }
 
+    /// A camera that is not there is worth starting again for (69, systemd restarts dockd);
+    /// a calibration file that cannot be read is a setting to fix first (78, it does not).
+    @Test func theExitStatusSaysWhetherStartingAgainCanHelp() throws {
+        let missing = try ProcessRunner.run("dockd", ["--camera", "/nonexistent/video9", "--quiet"])
+        #expect(missing.status == 69)
+        #expect(singleLine(missing.stderr)?.contains("cannot open /nonexistent/video9") == true, "\(missing.stderr)")
+        let calibration = try ProcessRunner.run(
+            "dockd", ["--camera", "/nonexistent/video9", "--calibration", "/nonexistent/calibration.yaml", "--quiet"])
+        #expect(calibration.status == 78)
+        #expect(
+            singleLine(calibration.stderr)?.contains("/nonexistent/calibration.yaml") == true, "\(calibration.stderr)")
+    }
+
     @Test func corruptVideoIsARuntimeError() throws {
         let path = Fixtures.temporaryDirectory("corrupt") + "/talk.mp4"
         try Data(repeating: 0x5A, count: 10_000).write(to: URL(fileURLWithPath: path))
