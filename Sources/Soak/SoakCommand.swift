@@ -131,13 +131,10 @@ public struct SoakCommand {
         static func levelRise(_ points: [Double]) -> Double? {
             guard points.count >= 6 else { return nil }
             let third = points.count / 3
-            return median(points.suffix(third)) - median(points.prefix(third))
-        }
-
-        private static func median(_ points: some Collection<Double>) -> Double {
-            let sorted = points.sorted()
-            let middle = sorted.count / 2
-            return sorted.count % 2 == 1 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2
+            guard let last = Percentiles(points.suffix(third)).median,
+                let first = Percentiles(points.prefix(third)).median
+            else { return nil }
+            return last - first
         }
         /// Least-squares slope of resident memory after warm-up, bytes per 10 minutes.
         public var slopeBytesPerTenMinutes: Double? {
